@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
+from typing import ClassVar
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("S", "H", "D", "C")
@@ -24,17 +25,34 @@ SHORT_BOOKS = {
 }
 
 
-@dataclass(frozen=True, slots=True, order=False)
 class Card:
-    """A playing card; ``rank`` is ``2``..``A`` or ``J`` for a joker, with suit ``B``/``R``."""
+    """A playing card: ``rank`` is ``2``..``A`` (``JOKER`` for a joker, with suit ``B``/``R``).
 
+    Cards are interned: ``Card("10", "H") is Card("10", "H")``, so equality and hashing are
+    identity, which keeps the solver's dictionaries fast. Instances are immutable.
+    """
+
+    __slots__ = ("code", "rank", "suit")
+    _interned: ClassVar[dict[tuple[str, str], Card]] = {}
     rank: str
     suit: str
+    code: str
 
-    @property
-    def code(self) -> str:
-        """Canonical spelling: ``10H``, ``QS``, ``RJ``."""
-        return f"{self.suit}J" if self.rank == "JOKER" else f"{self.rank}{self.suit}"
+    def __new__(cls, rank: str, suit: str) -> Card:
+        card = cls._interned.get((rank, suit))
+        if card is None:
+            card = object.__new__(cls)
+            object.__setattr__(card, "rank", rank)
+            object.__setattr__(card, "suit", suit)
+            object.__setattr__(card, "code", f"{suit}J" if rank == "JOKER" else f"{rank}{suit}")
+            cls._interned[(rank, suit)] = card
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __reduce__(self) -> tuple[type[Card], tuple[str, str]]:
+        return (Card, (self.rank, self.suit))
 
     @property
     def pretty(self) -> str:

@@ -83,119 +83,185 @@ def resolve_view(record: Record, view: str) -> str:
     return resolved
 
 
-def position(game: Game, at: int, view: str = PUBLIC, hands: dict[str, tuple[Card, ...]] | None = None) -> Position:
-    """The constraints of ``view`` after ``at`` events.
+def position(game: Game, at: int, view: str = PUBLIC) -> Position:
+    """The constraints of ``view`` after ``at`` events (see ``ViewTracker`` to walk every step)."""
+    return ViewTracker(game, view).position(at)
 
-    ``hands`` overrides the hands the view uses (all written hands, for checking a record).
-    Raises Contradiction when the record directly contradicts itself in this view.
+
+INF = 1 << 30
+
+
+@dataclass(frozen=True)
+class _Found:
+    """A direct contradiction and the first step from which the view can see it."""
+
+    step: int
+    event: int
+    message: str
+
+
+class ViewTracker:
+    """The constraints of one view at every step, prepared once so each step is cheap.
+
+    A card's *reveal* is the first step at which the view knows who was dealt it: 0 for the
+    view's own hand, the event that first showed it otherwise. What an ask says about a card
+    or a book depends on which cards the view knows at the step asked about, so each ask keeps
+    the earliest step from which a known card settles it.
     """
-    record = game.record
-    if hands is None:
-        hands = view_hands(record, view)
-        if view != PUBLIC:
-            view = next(iter(hands))
-    players = record.players
-    deck = record.rules.deck
-    history = game.history
-    events = record.events
-    sizes = record.deal_sizes
 
-    def contradiction(event: int, message: str) -> Contradiction:
-        line = events[event - 1].line if event > 0 else record.header_lines.get("Teams")
-        return Contradiction(message, line=line, path=record.path, event=event)
+    def __init__(self, game: Game, view: str = PUBLIC, hands: dict[str, tuple[Card, ...]] | None = None) -> None:
+        record = game.record
+        if hands is None:
+            hands = view_hands(record, view)
+            if view != PUBLIC:
+                view = next(iter(hands))
+        self.game = game
+        self.view = view
+        self.record = record
+        self.deck = record.rules.deck
+        self.players = record.players
+        self.sizes = record.deal_sizes
+        self.hidden = tuple(p for p in self.players if p not in hands)
+        self.hands = hands
+        history = game.history
+        self.history = history
+        events = record.events
+        self.found: list[_Found] = []
 
-    origin: dict[Card, str] = {}
-    for p, cards in hands.items():
-        for c in cards:
-            origin[c] = p
-    for card, h in history.items():
-        if h.reveal is not None and h.reveal[0] <= at:
+        def note(step: int, event: int, message: str) -> None:
+            self.found.append(_Found(step, event, message))
+
+        origin: dict[Card, str] = {}
+        reveal: dict[Card, int] = {}
+        for p, cards in hands.items():
+            for c in cards:
+                origin[c], reveal[c] = p, 0
+        for card, h in history.items():
+            if h.reveal is None:
+                continue
             event, holder = h.reveal
-            if origin.get(card, holder) != holder:
-                raise contradiction(event, f"{card} was shown at {holder}, but {origin[card]} was dealt it")
+            if card in origin and origin[card] != holder:
+                note(event, event, f"{card} was shown at {holder}, but {origin[card]} was dealt it")
+                continue
             origin[card] = holder
+            reveal.setdefault(card, event)
+        self.origin = origin
+        self.reveal = reveal
 
-    in_play = tuple(c for c in deck.cards if history[c].claimed is None or history[c].claimed > at)
-    known = {c: history[c].holder_at(at, origin[c]) for c in in_play if c in origin}
-    hidden = [p for p in players if p not in hands]
-    allowed_sets: dict[Card, set[str]] = {c: set(hidden) for c in in_play if c not in origin}
-    ruled_out: dict[Card, dict[str, int]] = {c: {p: 0 for p in hands} for c in allowed_sets}
+        def held_at(card: Card, step: int) -> str | None:
+            o = origin.get(card)
+            return None if o is None else history[card].holder_at(step, o)
 
-    dealt_known = {p: 0 for p in players}
-    for p in origin.values():
-        dealt_known[p] += 1
-    slots = {p: sizes[p] - dealt_known[p] for p in players}
-    for p, s in slots.items():
-        if s < 0:
-            raise contradiction(at, f"{p} was dealt {sizes[p]} cards, but {dealt_known[p]} are shown as dealt to them")
-
-    unknown_by_book: dict[str, frozenset[Card]] = {
-        b.name: frozenset(c for c in b.cards if c in allowed_sets) for b in deck.books
-    }
-    at_least: dict[tuple[str, str], Requirement] = {}
-    not_all: dict[tuple[str, str], Requirement] = {}
-
-    def held_at(card: Card, step: int) -> str | None:
-        o = origin.get(card)
-        return None if o is None else history[card].holder_at(step, o)
-
-    def rule_out(card: Card, player: str, event: int) -> None:
-        if card in allowed_sets:
-            allowed_sets[card].discard(player)
-            ruled_out[card].setdefault(player, event)
-
-    bluffing = record.rules.bluffing
-    must_declare = record.rules.must_declare
-    for i, e in enumerate(events[:at], start=1):
-        before = i - 1
-        if isinstance(e, Ask):
-            book = deck.book_of(e.card)
-            where = held_at(e.card, before)
-            if where is None:
+        bluffing = record.rules.bluffing
+        self.exclusions: dict[Card, list[tuple[int, str]]] = {c: [] for c in self.deck.cards}
+        self.asks: list[tuple[int, str, Book, int]] = []  # (event, asker, book, settled from step)
+        self.declares: list[tuple[int, str, Book, int]] = []  # must-declare: not the whole book
+        for i, e in enumerate(events, start=1):
+            before = i - 1
+            if isinstance(e, Ask):
+                book = self.deck.book_of(e.card)
+                r = reveal.get(e.card, INF)
+                where = held_at(e.card, before)
                 if not bluffing:
-                    rule_out(e.card, e.asker, i)
-                rule_out(e.card, e.target, i)
-            elif where == e.asker and not bluffing:
-                raise contradiction(i, f"{e.asker} asks for {e.card}, but held it then")
-            elif e.yes and where != e.target:
-                raise contradiction(i, f"{e.target} gives {e.card}, but {where} held it then")
-            elif not e.yes and where == e.target:
-                raise contradiction(i, f"{e.target} answers no, but held {e.card} then")
-            if not any(held_at(c, before) == e.asker for c in book.cards if c in origin):
-                unseen = unknown_by_book[book.name]
-                if not unseen:
-                    raise contradiction(i, f"{e.asker} asks for {e.card} without holding a card of {book.name}")
-                at_least[(e.asker, book.name)] = Requirement(e.asker, book, unseen, i)
-            if must_declare:
-                for b in deck.books:
-                    if any(history[c].claimed is not None and history[c].claimed <= before for c in b.cards):
-                        continue
-                    if all(held_at(c, before) == e.asker for c in b.cards if c in origin):
-                        unseen = unknown_by_book[b.name]
-                        if not unseen:
-                            raise contradiction(i, f"{e.asker} held all of {b.name} and asked instead of claiming")
-                        not_all[(e.asker, b.name)] = Requirement(e.asker, b, unseen, i)
-        elif isinstance(e, Claim):
-            for card, holder in e.truth.items():
-                where = held_at(card, before)
-                if where is not None and where != holder:
-                    raise contradiction(i, f"the claim shows {card} at {holder}, but {where} held it")
+                    self.exclusions[e.card].append((i, e.asker))
+                    if where == e.asker:
+                        note(max(i, r), i, f"{e.asker} asks for {e.card}, but held it then")
+                if not e.yes:
+                    self.exclusions[e.card].append((i, e.target))
+                    if where == e.target:
+                        note(max(i, r), i, f"{e.target} answers no, but held {e.card} then")
+                elif where is not None and where != e.target:
+                    note(max(i, r), i, f"{e.target} gives {e.card}, but {where} held it then")
+                settled = min((reveal[c] for c in book.cards if held_at(c, before) == e.asker), default=INF)
+                self.asks.append((i, e.asker, book, max(i, settled)))
+                if record.rules.must_declare:
+                    for b in self.deck.books:
+                        claimed = history[b.cards[0]].claimed
+                        if claimed is not None and claimed <= before:
+                            continue
+                        elsewhere = [reveal[c] for c in b.cards if c in origin and held_at(c, before) != e.asker]
+                        self.declares.append((i, e.asker, b, max(i, min(elsewhere, default=INF))))
+            elif isinstance(e, Claim):
+                for card, holder in e.truth.items():
+                    where = held_at(card, before)
+                    if where is not None and where != holder:
+                        note(max(i, reveal[card]), i, f"the claim shows {card} at {holder}, but {where} held it")
 
-    allowed: dict[Card, tuple[str, ...]] = {}
-    for c, ps in allowed_sets.items():
-        if not ps:
-            raise contradiction(at, f"nobody can hold {c}: every player is ruled out")
-        allowed[c] = tuple(p for p in players if p in ps)
-    return Position(
-        at=at,
-        view=view,
-        deck=deck,
-        players=players,
-        in_play=in_play,
-        known=known,
-        allowed=allowed,
-        slots=slots,
-        at_least=list(at_least.values()),
-        not_all=list(not_all.values()),
-        ruled_out=ruled_out,
-    )
+    def contradiction(self, at: int) -> Contradiction | None:
+        """The direct contradiction the view sees after ``at`` events, if any (earliest first)."""
+        seen = [f for f in self.found if f.step <= at]
+        if not seen:
+            return None
+        f = min(seen, key=lambda x: (x.step, x.event))
+        return self._error(f.step, f.event, f.message)
+
+    def _error(self, step: int, event: int, message: str) -> Contradiction:
+        events = self.record.events
+        line = events[event - 1].line if event > 0 else self.record.header_lines.get("Teams")
+        return Contradiction(message, line=line, path=self.record.path, event=step)
+
+    def position(self, at: int) -> Position:
+        """The constraints after ``at`` events; raises Contradiction when they contradict directly."""
+        found = self.contradiction(at)
+        if found is not None:
+            raise found
+        history = self.history
+        reveal = self.reveal
+        in_play = tuple(c for c in self.deck.cards if history[c].claimed is None or history[c].claimed > at)
+        known: dict[Card, str] = {}
+        allowed: dict[Card, tuple[str, ...]] = {}
+        ruled_out: dict[Card, dict[str, int]] = {}
+        own = {p: 0 for p in self.hands}
+        for c in in_play:
+            if reveal.get(c, INF) <= at:
+                known[c] = history[c].holder_at(at, self.origin[c])
+                continue
+            out = dict(own)
+            for event, p in self.exclusions[c]:
+                if event > at:
+                    break
+                out.setdefault(p, event)
+            ps = tuple(p for p in self.hidden if p not in out)
+            if not ps:
+                raise self._error(at, max(out.values()), f"nobody can hold {c}: every player is ruled out")
+            allowed[c] = ps
+            ruled_out[c] = out
+        dealt_known = {p: 0 for p in self.players}
+        for c, p in self.origin.items():
+            if reveal[c] <= at:
+                dealt_known[p] += 1
+        slots = {p: self.sizes[p] - dealt_known[p] for p in self.players}
+        for p, n in slots.items():
+            if n < 0:
+                raise self._error(at, at, f"{p} was dealt {self.sizes[p]} cards, but {dealt_known[p]} are shown as dealt to them")
+        unseen = {b.name: frozenset(c for c in b.cards if c in allowed) for b in self.deck.books}
+        at_least = self._requirements(self.asks, at, unseen, "asks for a card of {book} without holding one")
+        not_all = self._requirements(self.declares, at, unseen, "held all of {book} and asked instead of claiming")
+        return Position(
+            at=at,
+            view=self.view,
+            deck=self.deck,
+            players=self.players,
+            in_play=in_play,
+            known=known,
+            allowed=allowed,
+            slots=slots,
+            at_least=at_least,
+            not_all=not_all,
+            ruled_out=ruled_out,
+        )
+
+    def _requirements(
+        self, asks: list[tuple[int, str, Book, int]], at: int, unseen: dict[str, frozenset[Card]], broken: str
+    ) -> list[Requirement]:
+        latest: dict[tuple[str, str], Requirement] = {}
+        for event, asker, book, settled in asks:
+            if event > at:
+                break
+            if settled <= at:
+                continue
+            cards = unseen[book.name]
+            if not cards:
+                raise self._error(at, event, f"{asker} " + broken.format(book=book.name))
+            latest[(asker, book.name)] = Requirement(asker, book, cards, event)
+        return list(latest.values())

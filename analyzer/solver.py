@@ -10,7 +10,7 @@ deal.) So feasibility is a bipartite b-matching, found by augmenting paths.
 Which (card, player) pairs occur in *some* fitting deal follows from one perfect assignment: an
 unused edge card -> slot can carry the card in another perfect assignment exactly when it lies on
 a cycle of the residual graph, i.e. when the card and the slot are in the same strongly
-connected component. networkx finds the components.
+connected component.
 
 ``not_all`` requirements (house ``must-declare``) do not fit a flow; when a position has any, the
 solver branches on them (each branch forbids one card of the book to that player), which stays
@@ -22,8 +22,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
-
-import networkx as nx
 
 from .cards import Card
 from .errors import Contradiction
@@ -141,27 +139,72 @@ class _Network:
         )
 
     def holders(self) -> dict[Card, set[str]]:
-        graph: nx.DiGraph[object] = nx.DiGraph()
+        """Every player each card can be with: its own slot's, and any slot in its component."""
+        succ: dict[object, list[object]] = {}
         for card, slots in self.edges.items():
             mine = self.assigned[card]
-            graph.add_edge(mine, card)
-            for s in slots:
-                if s != mine:
-                    graph.add_edge(card, s)
-        component: dict[object, int] = {}
-        for k, nodes in enumerate(nx.strongly_connected_components(graph)):
-            for node in nodes:
-                component[node] = k
+            succ.setdefault(mine, []).append(card)
+            succ[card] = [s for s in slots if s != mine]
+        component = strong_components(succ)
         result: dict[Card, set[str]] = {}
         for card, slots in self.edges.items():
-            mine = self.assigned[card]
-            can = {mine[0]}
             k = component[card]
-            for s in slots:
-                if component[s] == k:
-                    can.add(s[0])
+            can = {self.assigned[card][0]}
+            can.update(s[0] for s in slots if component[s] == k)
             result[card] = can
         return result
+
+
+def strong_components(succ: dict[object, list[object]]) -> dict[object, int]:
+    """Component number of every node (iterative Tarjan); nodes without successors may be absent.
+
+    The residual graph is rebuilt for every view at every step, so this avoids building a
+    general-purpose graph object each time; tests check it against networkx.
+    """
+    index: dict[object, int] = {}
+    low: dict[object, int] = {}
+    component: dict[object, int] = {}
+    stack: list[object] = []
+    on_stack: set[object] = set()
+    counter = 0
+    for root in list(succ):
+        if root in index:
+            continue
+        work = [(root, iter(succ.get(root, ())))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, it = work[-1]
+            advanced = False
+            for nxt in it:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(succ.get(nxt, ()))))
+                    advanced = True
+                    break
+                if nxt in on_stack and index[nxt] < low[node]:
+                    low[node] = index[nxt]
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                if low[node] < low[parent]:
+                    low[parent] = low[node]
+            if low[node] == index[node]:
+                k = len(component)
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component[member] = k
+                    if member == node:
+                        break
+    return component
 
 
 def allowed_any(allowed: dict[Card, tuple[str, ...]], player: str) -> bool:
