@@ -1,0 +1,353 @@
+"""Claimable books, threats, lockouts, and the mistakes they reveal.
+
+Definitions follow the analysis spec: a book is claimable by a team when every card of it is
+known and held by that team; a player threatens a book when, in their own view, they hold a card
+of it, every card is known and an opponent holds at least one; a lockout is a book threatened
+from both sides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .analysis import Analysis, Holders, book_holders
+from .cards import Book, Card
+from .knowledge import PUBLIC
+from .record import Ask, Claim
+from .replay import Game, Step
+from .rules import Outcome
+
+
+@dataclass(frozen=True)
+class Claimable:
+    """A book a team can claim, and the declaration to make."""
+
+    book: Book
+    team: int
+    holders: dict[Card, str]
+
+    def by_holder(self) -> dict[str, list[Card]]:
+        out: dict[str, list[Card]] = {}
+        for c, p in self.holders.items():
+            out.setdefault(p, []).append(c)
+        return out
+
+    def declaration(self, speaker: str | None = None) -> str:
+        """As a player would say it: ``Claim low spades: I have 2♠ 3♠, Ben has 4♠ 5♠ 6♠ 7♠``."""
+        parts = []
+        for p, cards in self.by_holder().items():
+            who = "I have" if p == speaker else f"{p} has"
+            parts.append(f"{who} {' '.join(c.pretty for c in cards)}")
+        return f"Claim {self.book.pretty}: {', '.join(parts)}"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"book": self.book.name, "team": self.team, "holders": {c.code: p for c, p in self.holders.items()}}
+
+
+def claimable(game: Game, holders: Holders, view: str) -> list[Claimable]:
+    """Books claimable in a view: by the player's team in a player's view, by either team publicly."""
+    table = game.record.table
+    teams = (1, 2) if view == PUBLIC else (table.team_of(view),)
+    found = []
+    for book in game.record.rules.deck.books:
+        cards = book_holders(holders, book)
+        if not cards or any(len(h) != 1 for h in cards.values()):
+            continue
+        owners = {c: h[0] for c, h in cards.items()}
+        sides = {table.team_of(p) for p in owners.values()}
+        if len(sides) == 1 and (team := sides.pop()) in teams:
+            found.append(Claimable(book, team, owners))
+    return found
+
+
+def threatened(game: Game, holders: Holders, player: str) -> list[Book]:
+    """Books ``player`` could take if given the turn, from ``holders`` in the player's own view."""
+    table = game.record.table
+    team = table.team_of(player)
+    books = []
+    for book in game.record.rules.deck.books:
+        cards = book_holders(holders, book)
+        if not cards or any(len(h) != 1 for h in cards.values()):
+            continue
+        owners = [h[0] for h in cards.values()]
+        if player in owners and any(table.team_of(p) != team for p in owners):
+            books.append(book)
+    return books
+
+
+def threats(analysis: Analysis, at: int) -> dict[str, list[Book] | None]:
+    """Each player's threats in their own view; None for a player without a Hand line."""
+    game = analysis.game
+    return {
+        p: threatened(game, analysis.holders(p, at), p) if analysis.has_view(p) else None
+        for p in game.record.players
+    }
+
+
+@dataclass(frozen=True)
+class Lockout:
+    """A book threatened from both sides: whoever gets the turn first can take it."""
+
+    book: Book
+    threats: dict[int, list[str]]  # team -> its players who threaten the book
+
+    def avoid(self, team: int) -> list[str]:
+        """Opponents ``team`` must not ask: a failed ask hands them the turn and the book."""
+        return self.threats[3 - team]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "book": self.book.name,
+            "threats": {str(t): ps for t, ps in self.threats.items()},
+            "avoid": {str(t): self.avoid(t) for t in (1, 2)},
+        }
+
+
+def lockouts(analysis: Analysis, at: int) -> list[Lockout]:
+    """Books threatened by players of both teams (judged in the views of players with a hand)."""
+    table = analysis.game.record.table
+    by_book: dict[str, dict[int, list[str]]] = {}
+    books: dict[str, Book] = {}
+    for player, found in threats(analysis, at).items():
+        for book in found or ():
+            books[book.name] = book
+            by_book.setdefault(book.name, {1: [], 2: []})[table.team_of(player)].append(player)
+    return [Lockout(books[name], t) for name, t in by_book.items() if t[1] and t[2]]
+
+
+# ---------------------------------------------------------------- mistakes
+
+KINDS = ("missed-claim", "wrong-claim", "broken-lockout", "hopeless-ask", "rule-break")
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A mistake a coach would point out: where, who, what they could have known, what it cost."""
+
+    event: int
+    player: str
+    kind: str
+    book: str | None
+    why: str
+    cost: str
+    known: dict[str, list[str]] = field(default_factory=dict)  # card -> holders in the player's view
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "event": self.event,
+            "player": self.player,
+            "kind": self.kind,
+            "book": self.book,
+            "why": self.why,
+            "cost": self.cost,
+            "known": self.known,
+        }
+
+
+@dataclass
+class MistakeReport:
+    mistakes: list[Mistake]
+    unjudged: list[str]  # players without a Hand line, whose own views could not be judged
+
+
+def may_claim(game: Game, step: Step, player: str) -> bool:
+    """Whether the rules let ``player`` claim after this step."""
+    rules = game.record.rules
+    if len(step.books) == len(rules.deck.books):
+        return False
+    if rules.claims_any_time:
+        return True
+    if step.turn is None:
+        return False
+    table = game.record.table
+    turn_team = table.team_of(step.turn)
+    if sum(step.counts[p] for p in table.teams[turn_team - 1]) == 0:
+        return table.team_of(player) != turn_team
+    return step.turn == player
+
+
+def _seen(holders: Holders, book: Book) -> dict[str, list[str]]:
+    return {c.code: list(h) for c, h in book_holders(holders, book).items()}
+
+
+def _where(holders: Holders, book: Book) -> str:
+    parts = []
+    for c, h in book_holders(holders, book).items():
+        parts.append(f"{c.pretty} {h[0]}" if len(h) == 1 else f"{c.pretty} {' or '.join(h)}")
+    return ", ".join(parts)
+
+
+def _fate(game: Game, book: Book, team: int) -> tuple[bool, str]:
+    """Whether the team lost the book, and how it ended."""
+    result = game.final.books.get(book.name)
+    if result is None:
+        return False, f"{book.pretty} was still in play when the record ends"
+    how = {
+        Outcome.CORRECT: "claimed correctly",
+        Outcome.WRONG: "lost on a wrong claim",
+        Outcome.FORFEITED: "forfeited on a wrong split",
+    }[result.outcome]
+    lost = result.team != team
+    by = game.record.table.team_of(result.claimant)
+    side = "their team" if by == team else "the opponents"
+    return lost, f"{book.pretty} was {how} by {side} at event {result.event}"
+
+
+def mistakes(analysis: Analysis) -> MistakeReport:
+    """Every mistake of the five kinds, in event order."""
+    game = analysis.game
+    found: list[Mistake] = []
+    found += _missed_claims(analysis)
+    found += _wrong_claims(analysis)
+    found += _asks(analysis)
+    for v in game.violations:
+        found.append(Mistake(v.event, v.player or "", "rule-break", None, v.message, "the events after it are untrusted"))
+    order = {k: i for i, k in enumerate(KINDS)}
+    found.sort(key=lambda m: (m.event, order[m.kind], m.player))
+    unjudged = [p for p in game.record.players if not analysis.has_view(p)]
+    return MistakeReport(found, unjudged)
+
+
+def _missed_claims(analysis: Analysis) -> list[Mistake]:
+    game = analysis.game
+    events = game.events
+    table = game.record.table
+    out = []
+    for player in game.record.players:
+        if not analysis.has_view(player):
+            continue
+        team = table.team_of(player)
+        done: set[str] = set()
+        for at in range(min(len(events), analysis.steps + 1)):
+            step = game.step(at)
+            if not may_claim(game, step, player):
+                continue
+            nxt = events[at]
+            holders = analysis.holders(player, at)
+            for c in claimable(game, holders, player):
+                if c.book.name in done:
+                    continue
+                if isinstance(nxt, Claim) and nxt.book == c.book and table.team_of(nxt.claimant) == team:
+                    done.add(c.book.name)
+                    continue
+                done.add(c.book.name)
+                lost_cards = _cards_taken(game, c.book, team, after=at + 1)
+                lost, fate = _fate(game, c.book, team)
+                if not lost_cards and not lost:
+                    continue  # kept on purpose (a stalemate breaker) at no cost
+                costs = []
+                if lost_cards:
+                    costs.append("opponents then took " + ", ".join(lost_cards))
+                costs.append(fate)
+                out.append(
+                    Mistake(
+                        at + 1,
+                        player,
+                        "missed-claim",
+                        c.book.name,
+                        f"after event {at} {player} knew every card of {c.book.pretty} "
+                        f"({_where(holders, c.book)}) and could claim, but did not",
+                        "; ".join(costs),
+                        _seen(holders, c.book),
+                    )
+                )
+    return out
+
+
+def _cards_taken(game: Game, book: Book, team: int, after: int) -> list[str]:
+    """Cards of the book that opponents took from the team from event ``after`` on."""
+    table = game.record.table
+    taken = []
+    for i, e in enumerate(game.events[after - 1 :], start=after):
+        if isinstance(e, Ask) and e.yes and e.card in book.cards and table.team_of(e.asker) != team:
+            taken.append(f"{e.card.pretty} (event {i})")
+        if isinstance(e, Claim) and e.book == book:
+            break
+    return taken
+
+
+def _wrong_claims(analysis: Analysis) -> list[Mistake]:
+    game = analysis.game
+    table = game.record.table
+    out = []
+    for i, e in enumerate(game.events[: analysis.steps + 1], start=1):
+        if not isinstance(e, Claim) or e.correct:
+            continue
+        result = game.step(i).books.get(e.book.name)
+        if result is None:
+            continue
+        cost = (
+            f"{e.book.pretty} forfeited: nobody scores it"
+            if result.outcome is Outcome.FORFEITED
+            else f"{e.book.pretty} went to the opponents"
+        )
+        who = e.claimant
+        if not analysis.has_view(who):
+            why = f"the claim of {e.book.pretty} failed; {who} has no Hand line, so whether it was a guess is not judged"
+            out.append(Mistake(i, who, "wrong-claim", e.book.name, why, cost))
+            continue
+        holders = analysis.holders(who, i - 1)
+        sure = [c for c in claimable(game, holders, who) if c.book == e.book]
+        team = table.team_of(who)
+        if sure:
+            why = f"{who} could know the right split ({_where(holders, e.book)}) but declared another"
+        elif any(table.team_of(p) != team for h in book_holders(holders, e.book).values() for p in h):
+            why = f"a guess: in {who}'s view an opponent could still hold a card ({_where(holders, e.book)})"
+        else:
+            why = f"a guess: the cards were with the team but the split was not known ({_where(holders, e.book)})"
+        out.append(Mistake(i, who, "wrong-claim", e.book.name, why, cost, _seen(holders, e.book)))
+    return out
+
+
+def _asks(analysis: Analysis) -> list[Mistake]:
+    game = analysis.game
+    out = []
+    for i, e in enumerate(game.events[: analysis.steps + 1], start=1):
+        if not isinstance(e, Ask):
+            continue
+        if not e.yes and analysis.has_view(e.target):
+            theirs = analysis.holders(e.target, i - 1)
+            for book in threatened(game, theirs, e.target):
+                lost, fate = _fate(game, book, game.record.table.team_of(e.asker))
+                mine = ""
+                if analysis.has_view(e.asker):
+                    own = analysis.holders(e.asker, i - 1)
+                    visible = all(len(h) == 1 for h in book_holders(own, book).values())
+                    mine = (
+                        f"; {e.asker} could see it ({_where(own, book)})"
+                        if visible
+                        else f"; in {e.asker}'s view: {_where(own, book)}"
+                    )
+                out.append(
+                    Mistake(
+                        i,
+                        e.asker,
+                        "broken-lockout",
+                        book.name,
+                        f"{e.target} could take {book.pretty} if given the turn "
+                        f"({_where(theirs, book)}), and the failed ask gave it to them{mine}",
+                        f"the turn went to {e.target}; {fate}",
+                        _seen(theirs, book),
+                    )
+                )
+        if analysis.has_view(e.asker):
+            mine_h = analysis.holders(e.asker, i - 1)
+            card_holders = mine_h.get(e.card, ())
+            if e.target in card_holders:
+                continue
+            if game.record.rules.bluffing and card_holders == (e.asker,):
+                continue  # a deliberate bluff for a card the asker holds
+            where = " or ".join(card_holders) if card_holders else "nobody"
+            book = game.record.rules.deck.book_of(e.card)
+            out.append(
+                Mistake(
+                    i,
+                    e.asker,
+                    "hopeless-ask",
+                    book.name,
+                    f"{e.target} could not hold {e.card.pretty} in {e.asker}'s view (only {where} could)",
+                    f"the turn went to {e.target}",
+                    {e.card.code: list(card_holders)},
+                )
+            )
+    return out

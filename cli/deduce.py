@@ -1,0 +1,202 @@
+"""Deduction commands: state, who-has, hand, analyze."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from analyzer.analysis import Holders, analyze, solve_position
+from analyzer.cards import Card, parse_card
+from analyzer.contracts import analysis_dict, player_summary, ruled_out_reasons, state_dict
+from analyzer.errors import UsageError
+from analyzer.knowledge import PUBLIC, Position, ViewTracker
+from analyzer.replay import Game
+from analyzer.tactics import claimable
+
+from .common import AS_HELP, AT_HELP, JSON_HELP, check_at, check_view, handles_errors, load_game, out, print_json, team_style
+
+RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
+AtOpt = Annotated[int | None, typer.Option("--at", help=AT_HELP)]
+AsOpt = Annotated[str, typer.Option("--as", help=AS_HELP)]
+JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(state)
+    app.command("who-has")(who_has)
+    app.command()(hand)
+    app.command("analyze")(analyze_cmd)
+
+
+def view_at(path: Path, at: int | None, view: str) -> tuple[Game, str, int, Position, Holders]:
+    """Load, check the options, and solve one view at one step."""
+    game = load_game(path)
+    n = check_at(game, at)
+    name = check_view(game, view)
+    pos, holders = solve_position(ViewTracker(game, name), n)
+    return game, name, n, pos, holders
+
+
+@handles_errors
+def state(path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False) -> None:
+    """Every card in play: who can hold it (known, possible, impossible), in one view at one step."""
+    game, name, n, _, holders = view_at(path, at, view)
+    if json_out:
+        print_json(state_dict(game, holders, name, n))
+        return
+    render_grid(game, holders, name, n)
+
+
+def grid_mark(holders: tuple[str, ...], player: str) -> Text:
+    if player not in holders:
+        return Text("·", style="dim")
+    if len(holders) == 1:
+        return Text("●", style="bold green")
+    return Text("○", style="yellow")
+
+
+def render_grid(game: Game, holders: Holders, view: str, n: int) -> None:
+    record = game.record
+    step = game.step(n)
+    players = record.players
+    who = "the public" if view == PUBLIC else view
+    out.print(f"[bold]After event {n}, as {who} sees it[/bold]   ● known  ○ possible  · impossible")
+    grid = RichTable(box=None, header_style="bold", pad_edge=False)
+    grid.add_column("book")
+    grid.add_column("card")
+    for p in players:
+        grid.add_column(Text(p, style=team_style(record.table.team_of(p))), justify="center")
+    for book in record.rules.deck.books:
+        first = True
+        for c in book.cards:
+            if c not in holders:
+                continue
+            grid.add_row(book.name if first else "", c.pretty, *(grid_mark(holders[c], p) for p in players))
+            first = False
+    counts = ["", "cards"] + [str(step.counts[p]) for p in players]
+    known = ["", "known"] + [str(len(player_summary(record, step, holders, p)["known"])) for p in players]
+    grid.add_row(*counts, style="bold")
+    grid.add_row(*known, style="dim")
+    out.print(grid)
+    for c in claimable(game, holders, view):
+        out.print(f"[green]claimable by team {c.team}[/green]: {c.declaration()}")
+
+
+def parse_card_arg(text: str, game: Game) -> Card:
+    try:
+        card = parse_card(text)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if not game.record.rules.deck.has(card):
+        raise UsageError(f"{card} is not in the {game.record.rules.deck.name} deck")
+    return card
+
+
+@handles_errors
+def who_has(
+    card_text: Annotated[str, typer.Argument(metavar="CARD", help="A card: 7S, 7♠, 7s, 10H, TH, RJ ...")],
+    path: RecordArg,
+    at: AtOpt = None,
+    view: AsOpt = PUBLIC,
+    json_out: JsonOpt = False,
+) -> None:
+    """Who can have a card: the holders, whether it is known, and what ruled the others out."""
+    game, name, n, pos, holders = view_at(path, at, view)
+    card = parse_card_arg(card_text, game)
+    claimed = next((r for r in game.step(n).books.values() if card in r.book.cards), None)
+    if claimed is not None:
+        msg = f"{card.pretty} left play when {claimed.book.name} was claimed at event {claimed.event}"
+        if json_out:
+            print_json({"at": n, "as": name, "card": card.code, "holders": [], "known": False, "claimed": claimed.event})
+        else:
+            out.print(msg)
+        return
+    h = holders[card]
+    reasons = ruled_out_reasons(game, pos, card, h)
+    if json_out:
+        print_json(
+            {
+                "at": n,
+                "as": name,
+                "card": card.code,
+                "holders": list(h),
+                "known": len(h) == 1,
+                "ruled_out": reasons,
+            }
+        )
+        return
+    who = "the public" if name == PUBLIC else name
+    if len(h) == 1:
+        out.print(f"[bold]{card.pretty}[/bold] is with [bold green]{h[0]}[/bold green] (known, after event {n}, as {who} sees it)")
+    else:
+        out.print(f"[bold]{card.pretty}[/bold] can be with {', '.join(h)} (after event {n}, as {who} sees it)")
+    for p, why in reasons.items():
+        out.print(f"  [dim]not {p}:[/dim] {why}")
+
+
+@handles_errors
+def hand(
+    player: Annotated[str, typer.Argument(help="The player whose cards to list.")],
+    path: RecordArg,
+    at: AtOpt = None,
+    view: AsOpt = PUBLIC,
+    json_out: JsonOpt = False,
+) -> None:
+    """A player's known and possible cards, by book."""
+    game, name, n, _, holders = view_at(path, at, view)
+    who = game.record.table.resolve(player)
+    if who is None:
+        raise UsageError(f"'{player}' is not a player of this game", path=game.record.path)
+    summary = player_summary(game.record, game.step(n), holders, who)
+    books = {}
+    for book in game.record.rules.deck.books:
+        known = [c.code for c in book.cards if holders.get(c) == (who,)]
+        possible = [c.code for c in book.cards if c in holders and who in holders[c] and len(holders[c]) > 1]
+        if known or possible:
+            books[book.name] = {"known": known, "possible": possible}
+    if json_out:
+        print_json({"at": n, "as": name, "player": who, **summary, "books": books})
+        return
+    viewer = "the public" if name == PUBLIC else name
+    out.print(
+        f"[bold]{who}[/bold] (team {summary['team']}) holds {summary['count']} cards after event {n}; "
+        f"as {viewer} sees it, {len(summary['known'])} are known"
+    )
+    table = RichTable(box=None, header_style="bold")
+    table.add_column("book")
+    table.add_column("known", style="green")
+    table.add_column("possible", style="yellow")
+    for book_name, cards in books.items():
+        table.add_row(book_name, " ".join(_pretty(c) for c in cards["known"]), " ".join(_pretty(c) for c in cards["possible"]))
+    out.print(table)
+
+
+def _pretty(code: str) -> str:
+    return parse_card(code).pretty
+
+
+@handles_errors
+def analyze_cmd(path: RecordArg, json_out: JsonOpt = False) -> None:
+    """The whole game at once: every step in every view (public and each Hand), claims, threats, mistakes."""
+    game = load_game(path)
+    result = analyze(game)
+    data = analysis_dict(result)
+    if json_out:
+        print_json(data)
+        return
+    a, b = data["score"]
+    out.print(f"[bold]{game.record.info.get('Title', game.record.name)}[/bold]: {len(game.events)} events, score {a}–{b}")
+    out.print(f"views: {', '.join(data['views'])}")
+    known = RichTable(box=None, header_style="bold", title="cards known (one holder) after the last event")
+    known.add_column("view")
+    known.add_column("known", justify="right")
+    known.add_column("in play", justify="right")
+    for v in data["views"]:
+        cards = data["steps"][-1]["views"][v]["cards"]
+        known.add_row(v, str(sum(1 for h in cards.values() if len(h) == 1)), str(len(cards)))
+    out.print(known)
+    out.print(f"{len(data['mistakes'])} mistakes (see `halfsuit mistakes`)")
