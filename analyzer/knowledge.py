@@ -18,7 +18,9 @@ work on.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .cards import Book, Card, Deck
 from .errors import Contradiction, UsageError
@@ -127,6 +129,7 @@ class ViewTracker:
         self.history = history
         events = record.events
         self.found: list[_Found] = []
+        self._allowed_cache: dict[tuple[Card, int], tuple[dict[str, int], tuple[str, ...]]] = {}
 
         def note(step: int, event: int, message: str) -> None:
             self.found.append(_Found(step, event, message))
@@ -211,17 +214,11 @@ class ViewTracker:
         known: dict[Card, str] = {}
         allowed: dict[Card, tuple[str, ...]] = {}
         ruled_out: dict[Card, dict[str, int]] = {}
-        own = {p: 0 for p in self.hands}
         for c in in_play:
             if reveal.get(c, INF) <= at:
                 known[c] = history[c].holder_at(at, self.origin[c])
                 continue
-            out = dict(own)
-            for event, p in self.exclusions[c]:
-                if event > at:
-                    break
-                out.setdefault(p, event)
-            ps = tuple(p for p in self.hidden if p not in out)
+            out, ps = self._allowed(c, at)
             if not ps:
                 raise self._error(at, max(out.values()), f"nobody can hold {c}: every player is ruled out")
             allowed[c] = ps
@@ -235,8 +232,8 @@ class ViewTracker:
             if n < 0:
                 raise self._error(at, at, f"{p} was dealt {self.sizes[p]} cards, but {dealt_known[p]} are shown as dealt to them")
         unseen = {b.name: frozenset(c for c in b.cards if c in allowed) for b in self.deck.books}
-        at_least = self._requirements(self.asks, at, unseen, "asks for a card of {book} without holding one")
-        not_all = self._requirements(self.declares, at, unseen, "held all of {book} and asked instead of claiming")
+        at_least = self._requirements(self._active_asks, at, unseen, "asks for a card of {book} without holding one")
+        not_all = self._requirements(self._active_declares, at, unseen, "held all of {book} and asked instead of claiming")
         return Position(
             at=at,
             view=self.view,
@@ -251,17 +248,47 @@ class ViewTracker:
             ruled_out=ruled_out,
         )
 
+    def _allowed(self, card: Card, at: int) -> tuple[dict[str, int], tuple[str, ...]]:
+        """Who is ruled out for a never-shown card after ``at`` events (and by which event), and who is left."""
+        exclusions = self.exclusions[card]
+        k = bisect_right(exclusions, (at, "~"))
+        cached = self._allowed_cache.get((card, k))
+        if cached is None:
+            out = {p: 0 for p in self.hands}
+            for event, p in exclusions[:k]:
+                out.setdefault(p, event)
+            cached = (out, tuple(p for p in self.hidden if p not in out))
+            self._allowed_cache[(card, k)] = cached
+        return cached
+
+    @cached_property
+    def _active_asks(self) -> list[list[tuple[int, str, Book]]]:
+        return self._sweep(self.asks)
+
+    @cached_property
+    def _active_declares(self) -> list[list[tuple[int, str, Book]]]:
+        return self._sweep(self.declares)
+
+    def _sweep(self, asks: list[tuple[int, str, Book, int]]) -> list[list[tuple[int, str, Book]]]:
+        """For every step, the asks still unsettled then: the latest per (asker, book)."""
+        steps: list[list[tuple[int, str, Book]]] = []
+        for at in range(len(self.record.events) + 1):
+            latest: dict[tuple[str, str], tuple[int, str, Book]] = {}
+            for event, asker, book, settled in asks:
+                if event > at:
+                    break
+                if settled > at:
+                    latest[(asker, book.name)] = (event, asker, book)
+            steps.append(list(latest.values()))
+        return steps
+
     def _requirements(
-        self, asks: list[tuple[int, str, Book, int]], at: int, unseen: dict[str, frozenset[Card]], broken: str
+        self, active: list[list[tuple[int, str, Book]]], at: int, unseen: dict[str, frozenset[Card]], broken: str
     ) -> list[Requirement]:
-        latest: dict[tuple[str, str], Requirement] = {}
-        for event, asker, book, settled in asks:
-            if event > at:
-                break
-            if settled <= at:
-                continue
+        found = []
+        for event, asker, book in active[at]:
             cards = unseen[book.name]
             if not cards:
                 raise self._error(at, event, f"{asker} " + broken.format(book=book.name))
-            latest[(asker, book.name)] = Requirement(asker, book, cards, event)
-        return list(latest.values())
+            found.append(Requirement(asker, book, cards, event))
+        return found

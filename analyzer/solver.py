@@ -1,33 +1,36 @@
 """Exact holders of every card in a view, by one flow and the components of its residual graph.
 
-A deal of the never-shown cards fits a position exactly when it is a perfect assignment of
-cards to *slot nodes*: each player ``p`` with an ``at least one of book B`` requirement owns one
-slot reserved for a card of B, and ``slots[p] - (number of such books)`` general slots that take
-any card ``p`` may hold. (Given a fitting deal, put one card of each required book in its
-reserved slot and the rest in general slots; conversely every perfect assignment is a fitting
-deal.) So feasibility is a bipartite b-matching, found by augmenting paths.
+A deal of the never-shown cards fits a position exactly when it places every card in a *slot*:
+each player ``p`` with an ``at least one of book B`` requirement owns one slot reserved for a
+card of B, and ``slots[p] - (number of such books)`` general slots that take any card ``p`` may
+hold. (Given a fitting deal, put one card of each required book in its reserved slot and the
+rest in general slots; conversely every full placement is a fitting deal.) Feasibility is a
+maximum flow: source -> card -> slot -> sink.
 
-Which (card, player) pairs occur in *some* fitting deal follows from one perfect assignment: an
-unused edge card -> slot can carry the card in another perfect assignment exactly when it lies on
-a cycle of the residual graph, i.e. when the card and the slot are in the same strongly
-connected component.
+Cards with the same allowed players, and the same book where that book has a reserved slot,
+are interchangeable, so the flow runs over such *classes* with their sizes as capacities: a few
+dozen nodes even at the deal. Which players a class can reach in *some* fitting deal follows
+from one maximum flow: an edge class -> slot not carrying flow can carry some in another flow
+exactly when it lies on a cycle of the residual graph, i.e. when both ends are in the same
+strongly connected component.
 
-``not_all`` requirements (house ``must-declare``) do not fit a flow; when a position has any, the
-solver branches on them (each branch forbids one card of the book to that player), which stays
-exact.
+``not_all`` requirements (house ``must-declare``) do not fit a flow; when a position has any,
+the solver branches on them (each branch forbids one card of the book to that player), which
+stays exact.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .cards import Card
-from .errors import Contradiction
 from .knowledge import Position, Requirement
 
 Slot = tuple[str, str]  # (player, book name) for a reserved slot, (player, "") for general ones
+ClassKey = tuple[str, tuple[str, ...]]  # (book name if it has reserved slots, else ""; allowed players)
 
 
 @dataclass
@@ -46,126 +49,177 @@ class NoFit(Exception):
         self.why = why
 
 
-class _Network:
-    """The cards-to-slots bipartite graph of a position, with a current assignment."""
+@dataclass(frozen=True)
+class _Outcome:
+    """What one flow problem answers: each class's possible players and a witness placement."""
 
-    def __init__(self, pos: Position, allowed: dict[Card, tuple[str, ...]]) -> None:
-        self.pos = pos
-        required: dict[str, list[Requirement]] = {p: [] for p in pos.players}
-        for r in pos.at_least:
-            required[r.player].append(r)
-        self.capacity: dict[Slot, int] = {}
-        for p in pos.players:
-            if not allowed_any(allowed, p) and pos.slots[p] == 0 and not required[p]:
-                continue
-            general = pos.slots[p] - len(required[p])
-            if general < 0:
-                books = ", ".join(f"{r.book.name} (event {r.event})" for r in required[p])
-                raise NoFit(
-                    f"{p} must hold a card of each of {books}, but has only {pos.slots[p]} unseen "
-                    f"card{'s' if pos.slots[p] != 1 else ''}"
-                )
-            self.capacity[(p, "")] = general
-            for r in required[p]:
-                self.capacity[(p, r.book.name)] = 1
-        self.edges: dict[Card, list[Slot]] = {}
-        for c, ps in allowed.items():
-            book = pos.deck.book_of(c).name
-            out: list[Slot] = []
-            for p in ps:
-                if (p, book) in self.capacity:
-                    out.append((p, book))
-                if self.capacity.get((p, ""), 0) > 0:
-                    out.append((p, ""))
-            self.edges[c] = out
-        self.assigned: dict[Card, Slot] = {}
-        self.members: dict[Slot, list[Card]] = {s: [] for s in self.capacity}
-
-    def place(self, card: Card, slot: Slot) -> None:
-        old = self.assigned.get(card)
-        if old is not None:
-            self.members[old].remove(card)
-        self.assigned[card] = slot
-        self.members[slot].append(card)
-
-    def augment(self, start: Card) -> set[Card] | None:
-        """Place ``start`` by an augmenting path; on failure return the cards it could reach."""
-        parent: dict[Slot, Card] = {}
-        came: dict[Card, Slot | None] = {start: None}
-        queue = deque([start])
-        while queue:
-            card = queue.popleft()
-            for slot in self.edges[card]:
-                if slot in parent:
-                    continue
-                parent[slot] = card
-                if len(self.members[slot]) < self.capacity[slot]:
-                    # Walk back: each card on the path moves to the slot that follows it.
-                    while True:
-                        c = parent[slot]
-                        prev = came[c]
-                        self.place(c, slot)
-                        if prev is None:
-                            return None
-                        slot = prev
-                for other in self.members[slot]:
-                    if other not in came:
-                        came[other] = slot
-                        queue.append(other)
-        return set(came)
-
-    def fill(self) -> None:
-        for card in self.edges:
-            if card in self.assigned:
-                continue
-            stuck = self.augment(card)
-            if stuck is not None:
-                raise NoFit(self.explain(stuck))
-
-    def explain(self, cards: set[Card]) -> str:
-        """A Hall violation in words: these cards can only go to players with too few free cards."""
-        slots = {s for c in cards for s in self.edges[c]}
-        room = sum(self.capacity[s] for s in slots)
-        names = sorted({p for p, _ in slots}, key=self.pos.players.index)
-        listed = " ".join(c.code for c in sorted(cards, key=self.pos.in_play.index))
-        if not names:
-            return f"nobody can hold {listed}"
-        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-        reserved = [s for s in slots if s[1]]
-        extra = f", {len(reserved)} of them owed to books they asked about" if reserved else ""
-        return (
-            f"{listed} can only be with {who}, who have room for only {room} such "
-            f"card{'s' if room != 1 else ''} ({sum(self.pos.slots[p] for p in names)} unseen in all{extra})"
-        )
-
-    def holders(self) -> dict[Card, set[str]]:
-        """Every player each card can be with: its own slot's, and any slot in its component."""
-        succ: dict[object, list[object]] = {}
-        for card, slots in self.edges.items():
-            mine = self.assigned[card]
-            succ.setdefault(mine, []).append(card)
-            succ[card] = [s for s in slots if s != mine]
-        component = strong_components(succ)
-        result: dict[Card, set[str]] = {}
-        for card, slots in self.edges.items():
-            k = component[card]
-            can = {self.assigned[card][0]}
-            can.update(s[0] for s in slots if component[s] == k)
-            result[card] = can
-        return result
+    possible: dict[ClassKey, frozenset[str]]
+    placement: dict[ClassKey, tuple[tuple[str, int], ...]]  # class -> (player, how many)
 
 
-def strong_components(succ: dict[object, list[object]]) -> dict[object, int]:
+def _classes(
+    pos: Position, allowed: dict[Card, tuple[str, ...]], reserved: frozenset[Slot]
+) -> dict[ClassKey, list[Card]]:
+    reserved_books = {b for _, b in reserved}
+    groups: dict[ClassKey, list[Card]] = {}
+    for c, ps in allowed.items():
+        book = pos.deck.book_of(c).name
+        key = (book if book in reserved_books and any((p, book) in reserved for p in ps) else "", ps)
+        groups.setdefault(key, []).append(c)
+    return groups
+
+
+def _flow_problem(
+    pos: Position, allowed: dict[Card, tuple[str, ...]]
+) -> tuple[dict[ClassKey, list[Card]], tuple[tuple[ClassKey, int], ...], tuple[tuple[Slot, int], ...]]:
+    required: dict[str, list[Requirement]] = {p: [] for p in pos.players}
+    for r in pos.at_least:
+        required[r.player].append(r)
+    capacity: dict[Slot, int] = {}
+    for p in pos.players:
+        general = pos.slots[p] - len(required[p])
+        if general < 0:
+            books = ", ".join(f"{r.book.name} (event {r.event})" for r in required[p])
+            raise NoFit(
+                f"{p} must hold a card of each of {books}, but has only {pos.slots[p]} unseen "
+                f"card{'s' if pos.slots[p] != 1 else ''}"
+            )
+        if general:
+            capacity[(p, "")] = general
+        for r in required[p]:
+            capacity[(p, r.book.name)] = 1
+    groups = _classes(pos, allowed, frozenset(s for s in capacity if s[1]))
+    sizes = tuple(sorted((k, len(v)) for k, v in groups.items()))
+    return groups, sizes, tuple(sorted(capacity.items()))
+
+
+@lru_cache(maxsize=4096)
+def _solve_classes(sizes: tuple[tuple[ClassKey, int], ...], capacity: tuple[tuple[Slot, int], ...]) -> _Outcome:
+    """Place every class in slots (a maximum flow), then read off where else each class can go.
+
+    Cached: consecutive steps often leave the hidden part of a view unchanged.
+    """
+    room = dict(capacity)
+    load = dict.fromkeys(room, 0)
+    size = dict(sizes)
+    adj: dict[ClassKey, list[Slot]] = {}
+    for key, _ in sizes:
+        book, players = key
+        out = []
+        for p in players:
+            if book and (p, book) in room:
+                out.append((p, book))
+            if (p, "") in room:
+                out.append((p, ""))
+        adj[key] = out
+    flow: dict[ClassKey, dict[Slot, int]] = {key: {} for key, _ in sizes}
+    at_slot: dict[Slot, set[ClassKey]] = {q: set() for q in room}
+    # A greedy start, most constrained classes first, leaves few units for augmenting paths.
+    left: dict[ClassKey, int] = {}
+    for key, m in sorted(sizes, key=lambda km: len(adj[km[0]])):
+        for q in adj[key]:
+            put = min(m, room[q] - load[q])
+            if put > 0:
+                flow[key][q] = put
+                at_slot[q].add(key)
+                load[q] += put
+                m -= put
+                if m == 0:
+                    break
+        left[key] = m
+    for key, m in left.items():
+        for _ in range(m):
+            _augment(key, adj, flow, at_slot, room, load, size)
+    # Residual paths between slots: a unit of a class at q can move to q' (another slot it may use).
+    succ: dict[Hashable, list[Hashable]] = {q: [] for q in room}
+    for key, m in sizes:
+        used = [q for q, n in flow[key].items() if n > 0]
+        spare = [q for q in adj[key] if flow[key].get(q, 0) < m]
+        for q in used:
+            succ[q].extend(q2 for q2 in spare if q2 != q)
+    component = strong_components(succ)
+    possible: dict[ClassKey, frozenset[str]] = {}
+    placement: dict[ClassKey, tuple[tuple[str, int], ...]] = {}
+    for key, m in sizes:
+        used = [q for q, n in flow[key].items() if n > 0]
+        mine = {component[q] for q in used}
+        can = {q[0] for q in used}
+        can.update(q[0] for q in adj[key] if component[q] in mine)
+        possible[key] = frozenset(can)
+        per: dict[str, int] = {}
+        for q, n in flow[key].items():
+            if n > 0:
+                per[q[0]] = per.get(q[0], 0) + n
+        placement[key] = tuple(per.items())
+    return _Outcome(possible, placement)
+
+
+def _augment(
+    key: ClassKey,
+    adj: dict[ClassKey, list[Slot]],
+    flow: dict[ClassKey, dict[Slot, int]],
+    at_slot: dict[Slot, set[ClassKey]],
+    room: dict[Slot, int],
+    load: dict[Slot, int],
+    size: dict[ClassKey, int],
+) -> None:
+    """Place one more unit of ``key``, moving other units along a shortest path of slots."""
+    parent: dict[Slot, tuple[Slot | None, ClassKey]] = {}
+    queue: deque[Slot] = deque()
+    for q in adj[key]:
+        if q not in parent:
+            parent[q] = (None, key)
+            queue.append(q)
+    while queue:
+        q = queue.popleft()
+        if load[q] < room[q]:
+            load[q] += 1
+            while True:
+                prev, moved = parent[q]
+                flow[moved][q] = flow[moved].get(q, 0) + 1
+                at_slot[q].add(moved)
+                if prev is None:
+                    return
+                flow[moved][prev] -= 1
+                if flow[moved][prev] == 0:
+                    at_slot[prev].discard(moved)
+                q = prev
+        for other in at_slot[q]:
+            for q2 in adj[other]:
+                if q2 not in parent:
+                    parent[q2] = (q, other)
+                    queue.append(q2)
+    stuck = {key} | {k for _, k in parent.values()}
+    raise NoFit(_explain(stuck, set(parent), size, room))
+
+
+def _explain(stuck: set[ClassKey], slots: set[Slot], size: dict[ClassKey, int], room: dict[Slot, int]) -> str:
+    """A Hall violation in words: these cards can only go to players with too little room."""
+    cards = sum(size[k] for k in stuck)
+    space = sum(room[q] for q in slots)
+    names = list(dict.fromkeys(p for key in sorted(stuck) for p in key[1]))
+    books = sorted({key[0] for key in stuck if key[0]})
+    if not names:
+        who = "nobody"
+    elif len(names) == 1:
+        who = names[0]
+    else:
+        who = ", ".join(names[:-1]) + " or " + names[-1]
+    owed = f" (counting the cards they owe to {', '.join(books)})" if books else ""
+    return f"{cards} unseen card{'s' if cards != 1 else ''} can only be with {who}, who have room for {space}{owed}"
+
+
+def strong_components(succ: dict[Hashable, list[Hashable]]) -> dict[Hashable, int]:
     """Component number of every node (iterative Tarjan); nodes without successors may be absent.
 
-    The residual graph is rebuilt for every view at every step, so this avoids building a
+    The residual graph is small and rebuilt for many positions, so this avoids building a
     general-purpose graph object each time; tests check it against networkx.
     """
-    index: dict[object, int] = {}
-    low: dict[object, int] = {}
-    component: dict[object, int] = {}
-    stack: list[object] = []
-    on_stack: set[object] = set()
+    index: dict[Hashable, int] = {}
+    low: dict[Hashable, int] = {}
+    component: dict[Hashable, int] = {}
+    stack: list[Hashable] = []
+    on_stack: set[Hashable] = set()
     counter = 0
     for root in list(succ):
         if root in index:
@@ -207,31 +261,35 @@ def strong_components(succ: dict[object, list[object]]) -> dict[object, int]:
     return component
 
 
-def allowed_any(allowed: dict[Card, tuple[str, ...]], player: str) -> bool:
-    return any(player in ps for ps in allowed.values())
+def _relaxed(pos: Position, allowed: dict[Card, tuple[str, ...]]) -> tuple[dict[Card, tuple[str, ...]], dict[Card, str]]:
+    """Possible players (in seat order) of every never-shown card and a witness deal, ignoring ``not_all``."""
+    groups, sizes, capacity = _flow_problem(pos, allowed)
+    outcome = _solve_classes(sizes, capacity)
+    possible: dict[Card, tuple[str, ...]] = {}
+    witness: dict[Card, str] = {}
+    for key, cards in groups.items():
+        can = outcome.possible[key]
+        seated = tuple(p for p in key[1] if p in can)  # allowed players are in seat order
+        i = 0
+        for p, n in outcome.placement[key]:
+            for c in cards[i : i + n]:
+                witness[c] = p
+            i += n
+        for c in cards:
+            possible[c] = seated
+    return possible, witness
 
 
 def solve(pos: Position) -> Solution:
     """Holders of every card in play in this position; raises NoFit when no deal fits."""
-    if not pos.not_all:
-        net = _network(pos, pos.allowed)
-        possible = net.holders()
-        witness = {c: s[0] for c, s in net.assigned.items()}
+    if pos.not_all:
+        branched, witness = _branching(pos)
+        possible = {c: tuple(p for p in pos.players if p in ps) for c, ps in branched.items()}
     else:
-        possible, witness = _branching(pos)
-    holders: dict[Card, tuple[str, ...]] = {}
-    for c in pos.in_play:
-        if c in pos.known:
-            holders[c] = (pos.known[c],)
-        else:
-            holders[c] = tuple(p for p in pos.players if p in possible[c])
+        possible, witness = _relaxed(pos, pos.allowed)
+    known = pos.known
+    holders = {c: (known[c],) if c in known else possible[c] for c in pos.in_play}
     return Solution(holders, witness)
-
-
-def _network(pos: Position, allowed: dict[Card, tuple[str, ...]]) -> _Network:
-    net = _Network(pos, allowed)
-    net.fill()
-    return net
 
 
 def _violated(pos: Position, deal: dict[Card, str]) -> Requirement | None:
@@ -241,7 +299,9 @@ def _violated(pos: Position, deal: dict[Card, str]) -> Requirement | None:
     return None
 
 
-def _fitting_deal(pos: Position, allowed: dict[Card, tuple[str, ...]], force: tuple[Card, str] | None) -> dict[Card, str] | None:
+def _fitting_deal(
+    pos: Position, allowed: dict[Card, tuple[str, ...]], force: tuple[Card, str] | None
+) -> dict[Card, str] | None:
     """One deal meeting every constraint, ``not_all`` included, or None; branches on not_all."""
     if force is not None:
         card, player = force
@@ -249,10 +309,9 @@ def _fitting_deal(pos: Position, allowed: dict[Card, tuple[str, ...]], force: tu
             return None
         allowed = {**allowed, card: (player,)}
     try:
-        net = _network(pos, allowed)
+        _, deal = _relaxed(pos, allowed)
     except NoFit:
         return None
-    deal = {c: s[0] for c, s in net.assigned.items()}
     broken = _violated(pos, deal)
     if broken is None:
         return deal
@@ -267,41 +326,22 @@ def _fitting_deal(pos: Position, allowed: dict[Card, tuple[str, ...]], force: tu
 
 
 def _branching(pos: Position) -> tuple[dict[Card, set[str]], dict[Card, str]]:
+    candidates, _ = _relaxed(pos, pos.allowed)  # raises NoFit with a reason when the flow fails
     first = _fitting_deal(pos, pos.allowed, None)
     if first is None:
-        relaxed = _network(pos, pos.allowed)  # raises NoFit with a reason when the flow fails
-        del relaxed
         names = ", ".join(f"{r.player} ({r.book.name}, event {r.event})" for r in pos.not_all)
-        raise NoFit(f"every deal that fits the asks gives a player a whole book they asked instead of claiming: {names}")
+        raise NoFit(f"every deal that fits the asks gives a whole book to a player who asked instead of claiming: {names}")
     possible: dict[Card, set[str]] = {c: set() for c in pos.allowed}
-    candidates = _network(pos, pos.allowed).holders()
-    for deal in _witnesses(pos, candidates, first):
-        for c, p in deal.items():
-            possible[c].add(p)
-    return possible, first
-
-
-def _witnesses(pos: Position, candidates: dict[Card, set[str]], first: dict[Card, str]) -> Iterable[dict[Card, str]]:
-    seen = {(c, p) for c, p in first.items()}
-    yield first
+    seen = set(first.items())
+    for c, p in seen:
+        possible[c].add(p)
     for c in pos.allowed:
         for p in sorted(candidates[c], key=pos.players.index):
             if (c, p) in seen:
                 continue
             deal = _fitting_deal(pos, pos.allowed, (c, p))
             if deal is not None:
-                seen.update(deal.items())
-                yield deal
-
-
-def check(pos: Position) -> None:
-    """Raise Contradiction-free NoFit when nothing fits; cheap feasibility test."""
-    if pos.not_all:
-        if _fitting_deal(pos, pos.allowed, None) is None:
-            raise NoFit("no deal fits")
-    else:
-        _network(pos, pos.allowed)
-
-
-def no_fit_error(pos: Position, why: str, line: int | None, path: str | None) -> Contradiction:
-    return Contradiction(f"no deal fits after event {pos.at}: {why}", line=line, path=path, event=pos.at)
+                for pair in deal.items():
+                    seen.add(pair)
+                    possible[pair[0]].add(pair[1])
+    return possible, first
