@@ -6,6 +6,8 @@ This is what tactics, reports and batches are built on, so it is computed once p
 
 from __future__ import annotations
 
+import multiprocessing as mp
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from .cards import Book, Card
@@ -104,18 +106,38 @@ def unfit_error(tracker: ViewTracker, at: int) -> Contradiction:
     raise AssertionError("unfit_error called on a step that fits")
 
 
-def analyze(game: Game, views: list[str] | None = None, upto: int | None = None) -> Analysis:
-    """Holders of every card at every step 0..upto in every view (default: public and every hand)."""
+def analyze(game: Game, views: list[str] | None = None, upto: int | None = None, workers: int = 1) -> Analysis:
+    """Holders of every card at every step 0..upto in every view (default: public and every hand).
+
+    Views are independent, so with ``workers > 1`` they are solved in forked processes (on
+    platforms that fork; elsewhere, and for short records, in this process).
+    """
     names = [resolve_view(game.record, v) for v in views] if views is not None else hand_views(game)
     last = len(game.events) if upto is None else upto
-    result: dict[str, ViewAnalysis] = {}
-    for name in names:
-        tracker = ViewTracker(game, name)
-        steps: list[Holders] = []
-        for at in range(last + 1):
-            steps.append(solve_position(tracker, at)[1])
-        result[name] = ViewAnalysis(name, steps)
-    return Analysis(game, result)
+    if workers > 1 and len(names) > 1 and last >= _PARALLEL_FROM and "fork" in mp.get_all_start_methods():
+        _SHARED["game"] = game
+        try:
+            with ProcessPoolExecutor(min(workers, len(names)), mp_context=mp.get_context("fork")) as pool:
+                solved = list(pool.map(_forked_view, names, [last] * len(names)))
+        finally:
+            _SHARED.clear()
+    else:
+        solved = [view_steps(game, name, last) for name in names]
+    return Analysis(game, {name: ViewAnalysis(name, steps) for name, steps in zip(names, solved, strict=True)})
+
+
+_PARALLEL_FROM = 40  # events; below this a process pool costs more than it saves
+_SHARED: dict[str, Game] = {}
+
+
+def _forked_view(name: str, last: int) -> list[Holders]:
+    return view_steps(_SHARED["game"], name, last)
+
+
+def view_steps(game: Game, view: str, last: int) -> list[Holders]:
+    """The holders of one view after every step 0..last."""
+    tracker = ViewTracker(game, view)
+    return [solve_position(tracker, at)[1] for at in range(last + 1)]
 
 
 def book_holders(holders: Holders, book: Book) -> dict[Card, tuple[str, ...]]:

@@ -199,8 +199,15 @@ class ViewTracker:
         return self._error(f.step, f.event, f.message)
 
     def _error(self, step: int, event: int, message: str) -> Contradiction:
+        """The error for a contradiction seen after ``step`` events, caused by ``event``.
+
+        It points at the line of the first event after which nothing fits, and names the
+        earlier event it clashes with.
+        """
         events = self.record.events
-        line = events[event - 1].line if event > 0 else self.record.header_lines.get("Teams")
+        line = events[step - 1].line if step > 0 else self.record.header_lines.get("Teams")
+        if 0 < event < step:
+            message = f"event {event}: {message}"
         return Contradiction(message, line=line, path=self.record.path, event=step)
 
     def position(self, at: int) -> Position:
