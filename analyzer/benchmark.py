@@ -93,22 +93,22 @@ def cpsat_holders_seconds(pos: Position) -> float | None:
         if (c, p) in certified:
             continue
         model = cp_model.CpModel()
-        x = {(card, q): model.NewBoolVar(f"{card}_{q}") for card, qs in pos.allowed.items() for q in qs}
+        x = {(card, q): model.new_bool_var(f"{card}_{q}") for card, qs in pos.allowed.items() for q in qs}
         for card, qs in pos.allowed.items():
-            model.AddExactlyOne(x[(card, q)] for q in qs)
+            model.add_exactly_one(x[(card, q)] for q in qs)
         for q in pos.players:
             mine = [v for (card, owner), v in x.items() if owner == q]
-            model.Add(sum(mine) == pos.slots[q])
+            model.add(sum(mine) == pos.slots[q])
         for r in pos.at_least:
-            model.AddBoolOr([x[(card, r.player)] for card in r.cards if (card, r.player) in x])
+            model.add_bool_or([x[(card, r.player)] for card in r.cards if (card, r.player) in x])
         for r in pos.not_all:
             cells = [x[(card, r.player)] for card in r.cards if (card, r.player) in x]
             if len(cells) == len(r.cards):
-                model.AddBoolOr([v.Not() for v in cells])
-        model.Add(x[(c, p)] == 1)
+                model.add_bool_or([v.negated() for v in cells])
+        model.add(x[(c, p)] == 1)
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
-        status = solver.Solve(model)
+        status = solver.solve(model)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            certified.update(key for key, v in x.items() if solver.Value(v))
+            certified.update(key for key, v in x.items() if solver.value(v))
     return time.perf_counter() - start

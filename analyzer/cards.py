@@ -18,11 +18,7 @@ RANK_BOOK_NAMES = (
     "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
     "nines", "tens", "jacks", "queens", "kings", "aces",
 )  # fmt: skip
-SHORT_BOOKS = {
-    f"{half[0]}{suit}": f"{half}-{name}"
-    for half in ("low", "high")
-    for suit, name in SUIT_NAMES.items()
-}
+SHORT_BOOKS = {f"{half[0]}{suit}": f"{half}-{name}" for half in ("low", "high") for suit, name in SUIT_NAMES.items()}
 
 
 class Card:
@@ -154,9 +150,7 @@ def _half_suits(low_ranks: tuple[str, ...], high_ranks: tuple[str, ...]) -> list
     books = []
     for suit in SUITS:
         for half, ranks in (("low", low_ranks), ("high", high_ranks)):
-            books.append(
-                Book(f"{half}-{SUIT_NAMES[suit]}", tuple(Card(r, suit) for r in ranks), half == "high")
-            )
+            books.append(Book(f"{half}-{SUIT_NAMES[suit]}", tuple(Card(r, suit) for r in ranks), half == "high"))
     return books
 
 
@@ -166,15 +160,14 @@ def make_deck(kind: DeckKind) -> Deck:
     high = ("9", "10", "J", "Q", "K", "A")
     if kind is DeckKind.RANKS:
         books = [
-            Book(name, tuple(Card(r, s) for s in SUITS), False)
-            for name, r in zip(RANK_BOOK_NAMES, RANKS, strict=True)
+            Book(name, tuple(Card(r, s) for s in SUITS), False) for name, r in zip(RANK_BOOK_NAMES, RANKS, strict=True)
         ]
         return Deck(kind, tuple(books))
     removed = {DeckKind.NO_2S: "2", DeckKind.NO_7S: "7"}.get(kind, "8")
     low = tuple(r for r in ("2", "3", "4", "5", "6", "7", "8") if r != removed)
     books = _half_suits(low, high)
     if kind is DeckKind.JOKERS:
-        eights = tuple(Card("8", s) for s in SUITS) + (Card("JOKER", "B"), Card("JOKER", "R"))
+        eights = (*(Card("8", s) for s in SUITS), Card("JOKER", "B"), Card("JOKER", "R"))
         books.append(Book("eights", eights, False))
     return Deck(kind, tuple(books))
 

@@ -69,9 +69,7 @@ def view_hands(record: Record, view: str) -> dict[str, tuple[Card, ...]]:
     if player is None:
         raise UsageError(f"'{view}' is neither 'public' nor a player of this game", path=record.path)
     if player not in record.hands:
-        raise UsageError(
-            f"{player} has no Hand line in this record, so their view cannot be taken", path=record.path
-        )
+        raise UsageError(f"{player} has no Hand line in this record, so their view cannot be taken", path=record.path)
     return {player: record.hands[player]}
 
 
@@ -217,7 +215,7 @@ class ViewTracker:
             raise found
         history = self.history
         reveal = self.reveal
-        in_play = tuple(c for c in self.deck.cards if history[c].claimed is None or history[c].claimed > at)
+        in_play = tuple(c for c in self.deck.cards if history[c].claimed_after(at))
         known: dict[Card, str] = {}
         allowed: dict[Card, tuple[str, ...]] = {}
         ruled_out: dict[Card, dict[str, int]] = {}
@@ -237,10 +235,14 @@ class ViewTracker:
         slots = {p: self.sizes[p] - dealt_known[p] for p in self.players}
         for p, n in slots.items():
             if n < 0:
-                raise self._error(at, at, f"{p} was dealt {self.sizes[p]} cards, but {dealt_known[p]} are shown as dealt to them")
+                raise self._error(
+                    at, at, f"{p} was dealt {self.sizes[p]} cards, but {dealt_known[p]} are shown as dealt to them"
+                )
         unseen = {b.name: frozenset(c for c in b.cards if c in allowed) for b in self.deck.books}
         at_least = self._requirements(self._active_asks, at, unseen, "asks for a card of {book} without holding one")
-        not_all = self._requirements(self._active_declares, at, unseen, "held all of {book} and asked instead of claiming")
+        not_all = self._requirements(
+            self._active_declares, at, unseen, "held all of {book} and asked instead of claiming"
+        )
         return Position(
             at=at,
             view=self.view,

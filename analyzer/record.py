@@ -11,7 +11,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
 
 from .cards import Book, Card, Deck, DeckKind, deck_kind, parse_card
 from .errors import Contradiction, RecordSyntaxError
@@ -192,9 +191,7 @@ class _Reader:
             return
         canonical = {k.lower(): k for k in (*INFO_KEYS, "Rules", "Deck", "Bluffing", "House", "Teams")}
         if low not in canonical:
-            raise self.error(
-                n, f"unknown header key '{key}' (user fields start with 'X-')", "header", col=1
-            )
+            raise self.error(n, f"unknown header key '{key}' (user fields start with 'X-')", "header", col=1)
         name = canonical[low]
         if name in header:
             raise self.error(n, f"header key '{name}' appears twice", "header")
@@ -256,9 +253,7 @@ class _Reader:
             for c in cards:
                 if c in seen:
                     where = "twice in this hand" if seen[c] == player else f"also in {seen[c]}'s hand"
-                    raise Contradiction(
-                        f"{c} is dealt {where}", line=n, source=self.lines[n - 1], path=self.path
-                    )
+                    raise Contradiction(f"{c} is dealt {where}", line=n, source=self.lines[n - 1], path=self.path)
                 seen[c] = player
             if len(cards) != sizes[player]:
                 raise Contradiction(

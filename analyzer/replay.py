@@ -7,6 +7,7 @@ and the books won. With ``Hand`` lines the replay also checks the record against
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .cards import Book, Card
@@ -61,6 +62,10 @@ class CardHistory:
     reveal: tuple[int, str] | None = None  # (event, holder) when first shown; it never moved before
     moves: list[tuple[int, str]] = field(default_factory=list)  # (event, new holder)
     claimed: int | None = None
+
+    def claimed_after(self, at: int) -> bool:
+        """Whether the card is still in play after ``at`` events."""
+        return self.claimed is None or self.claimed > at
 
     def holder_at(self, at: int, origin: str) -> str:
         """Where the card was after ``at`` events, given who was dealt it."""
@@ -205,9 +210,7 @@ class _Replayer:
             self.brk("asks-own-card", f"{e.asker} asks for {e.card}, which they hold ({source})", e.asker)
         held = [c for c in book.cards if self.tracked.get(c) == e.asker]
         knows_whole_hand = e.asker in self.record.hands
-        if not held and (
-            knows_whole_hand or all(c in self.tracked for c in book.cards if c != e.card)
-        ):
+        if not held and (knows_whole_hand or all(c in self.tracked for c in book.cards if c != e.card)):
             self.brk(
                 "no-card-of-book",
                 f"{e.asker} asks for {e.card} without holding a card of {book.name}",
@@ -267,10 +270,7 @@ class _Replayer:
                 self.brk("claim-holder", f"{card} is with {where}, not {holder}", e.claimant)
             elif where is None and holder in self.record.hands:
                 self.brk("claim-holder", f"{holder} was not dealt {card}", e.claimant)
-        held: dict[str, int] = {}
-        for card, holder in truth.items():
-            held[holder] = held.get(holder, 0) + 1
-        for holder, k in held.items():
+        for holder, k in Counter(truth.values()).items():
             if self.counts[holder] < k:
                 self.brk("claim-count", f"{holder} holds {self.counts[holder]} cards, not {k} of {book.name}")
         self.settle(e, book, team, truth)

@@ -140,7 +140,7 @@ def _solve_classes(sizes: tuple[tuple[ClassKey, int], ...], capacity: tuple[tupl
     component = strong_components(succ)
     possible: dict[ClassKey, frozenset[str]] = {}
     placement: dict[ClassKey, tuple[tuple[str, int], ...]] = {}
-    for key, m in sizes:
+    for key, _ in sizes:
         used = [q for q, n in flow[key].items() if n > 0]
         mine = {component[q] for q in used}
         can = {q[0] for q in used}
@@ -261,7 +261,9 @@ def strong_components(succ: dict[Hashable, list[Hashable]]) -> dict[Hashable, in
     return component
 
 
-def _relaxed(pos: Position, allowed: dict[Card, tuple[str, ...]]) -> tuple[dict[Card, tuple[str, ...]], dict[Card, str]]:
+def _relaxed(
+    pos: Position, allowed: dict[Card, tuple[str, ...]]
+) -> tuple[dict[Card, tuple[str, ...]], dict[Card, str]]:
     """Possible players (in seat order) of every never-shown card and a witness deal, ignoring ``not_all``."""
     groups, sizes, capacity = _flow_problem(pos, allowed)
     outcome = _solve_classes(sizes, capacity)
@@ -330,7 +332,9 @@ def _branching(pos: Position) -> tuple[dict[Card, set[str]], dict[Card, str]]:
     first = _fitting_deal(pos, pos.allowed, None)
     if first is None:
         names = ", ".join(f"{r.player} ({r.book.name}, event {r.event})" for r in pos.not_all)
-        raise NoFit(f"every deal that fits the asks gives a whole book to a player who asked instead of claiming: {names}")
+        raise NoFit(
+            f"every deal that fits the asks gives a whole book to a player who asked instead of claiming: {names}"
+        )
     possible: dict[Card, set[str]] = {c: set() for c in pos.allowed}
     seen = set(first.items())
     for c, p in seen:

@@ -79,8 +79,7 @@ def threats(analysis: Analysis, at: int) -> dict[str, list[Book] | None]:
     """Each player's threats in their own view; None for a player without a Hand line."""
     game = analysis.game
     return {
-        p: threatened(game, analysis.holders(p, at), p) if analysis.has_view(p) else None
-        for p in game.record.players
+        p: threatened(game, analysis.holders(p, at), p) if analysis.has_view(p) else None for p in game.record.players
     }
 
 
@@ -201,7 +200,9 @@ def mistakes(analysis: Analysis) -> MistakeReport:
     found += _wrong_claims(analysis)
     found += _asks(analysis)
     for v in game.violations:
-        found.append(Mistake(v.event, v.player or "", "rule-break", None, v.message, "the events after it are untrusted"))
+        found.append(
+            Mistake(v.event, v.player or "", "rule-break", None, v.message, "the events after it are untrusted")
+        )
     order = {k: i for i, k in enumerate(KINDS)}
     found.sort(key=lambda m: (m.event, order[m.kind], m.player))
     unjudged = [p for p in game.record.players if not analysis.has_view(p)]
@@ -283,7 +284,9 @@ def _wrong_claims(analysis: Analysis) -> list[Mistake]:
         )
         who = e.claimant
         if not analysis.has_view(who):
-            why = f"the claim of {e.book.pretty} failed; {who} has no Hand line, so whether it was a guess is not judged"
+            why = (
+                f"the claim of {e.book.pretty} failed; {who} has no Hand line, so whether it was a guess is not judged"
+            )
             out.append(Mistake(i, who, "wrong-claim", e.book.name, why, cost))
             continue
         holders = analysis.holders(who, i - 1)
@@ -308,15 +311,15 @@ def _asks(analysis: Analysis) -> list[Mistake]:
         if not e.yes and analysis.has_view(e.target):
             theirs = analysis.holders(e.target, i - 1)
             for book in threatened(game, theirs, e.target):
-                lost, fate = _fate(game, book, game.record.table.team_of(e.asker))
+                _, fate = _fate(game, book, game.record.table.team_of(e.asker))
                 mine = ""
                 if analysis.has_view(e.asker):
                     own = analysis.holders(e.asker, i - 1)
                     visible = all(len(h) == 1 for h in book_holders(own, book).values())
                     mine = (
-                        f"; {e.asker} could see it ({_where(own, book)})"
+                        f"; {e.asker} could see this too"
                         if visible
-                        else f"; in {e.asker}'s view: {_where(own, book)}"
+                        else f"; {e.asker} could not see it all ({_where(own, book)})"
                     )
                 out.append(
                     Mistake(

@@ -17,7 +17,18 @@ from analyzer.knowledge import PUBLIC, Position, ViewTracker
 from analyzer.replay import Game
 from analyzer.tactics import claimable
 
-from .common import AS_HELP, AT_HELP, JSON_HELP, check_at, check_view, handles_errors, load_game, out, print_json, team_style
+from .common import (
+    AS_HELP,
+    AT_HELP,
+    JSON_HELP,
+    check_at,
+    check_view,
+    handles_errors,
+    load_game,
+    out,
+    print_json,
+    team_style,
+)
 
 RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
 AtOpt = Annotated[int | None, typer.Option("--at", help=AT_HELP)]
@@ -82,8 +93,8 @@ def render_grid(game: Game, holders: Holders, view: str, n: int) -> None:
     grid.add_row(*counts, style="bold")
     grid.add_row(*known, style="dim")
     out.print(grid)
-    for c in claimable(game, holders, view):
-        out.print(f"[green]claimable by team {c.team}[/green]: {c.declaration()}")
+    for found in claimable(game, holders, view):
+        out.print(f"[green]claimable by team {found.team}[/green]: {found.declaration()}")
 
 
 def parse_card_arg(text: str, game: Game) -> Card:
@@ -111,7 +122,9 @@ def who_has(
     if claimed is not None:
         msg = f"{card.pretty} left play when {claimed.book.name} was claimed at event {claimed.event}"
         if json_out:
-            print_json({"at": n, "as": name, "card": card.code, "holders": [], "known": False, "claimed": claimed.event})
+            print_json(
+                {"at": n, "as": name, "card": card.code, "holders": [], "known": False, "claimed": claimed.event}
+            )
         else:
             out.print(msg)
         return
@@ -131,7 +144,8 @@ def who_has(
         return
     who = "the public" if name == PUBLIC else name
     if len(h) == 1:
-        out.print(f"[bold]{card.pretty}[/bold] is with [bold green]{h[0]}[/bold green] (known, after event {n}, as {who} sees it)")
+        where = f"[bold green]{h[0]}[/bold green]"
+        out.print(f"[bold]{card.pretty}[/bold] is with {where} (known, after event {n}, as {who} sees it)")
     else:
         out.print(f"[bold]{card.pretty}[/bold] can be with {', '.join(h)} (after event {n}, as {who} sees it)")
     for p, why in reasons.items():
@@ -171,7 +185,9 @@ def hand(
     table.add_column("known", style="green")
     table.add_column("possible", style="yellow")
     for book_name, cards in books.items():
-        table.add_row(book_name, " ".join(_pretty(c) for c in cards["known"]), " ".join(_pretty(c) for c in cards["possible"]))
+        table.add_row(
+            book_name, " ".join(_pretty(c) for c in cards["known"]), " ".join(_pretty(c) for c in cards["possible"])
+        )
     out.print(table)
 
 
@@ -189,7 +205,9 @@ def analyze_cmd(path: RecordArg, json_out: JsonOpt = False) -> None:
         print_json(data)
         return
     a, b = data["score"]
-    out.print(f"[bold]{game.record.info.get('Title', game.record.name)}[/bold]: {len(game.events)} events, score {a}–{b}")
+    out.print(
+        f"[bold]{game.record.info.get('Title', game.record.name)}[/bold]: {len(game.events)} events, score {a}–{b}"
+    )
     out.print(f"views: {', '.join(data['views'])}")
     known = RichTable(box=None, header_style="bold", title="cards known (one holder) after the last event")
     known.add_column("view")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -16,11 +16,22 @@ from analyzer.analysis import analyze
 from analyzer.cards import DeckKind
 from analyzer.errors import UsageError
 from analyzer.record import Ask, Claim, Comment, event_text
-from analyzer.replay import Game, replay
+from analyzer.replay import Game
 from analyzer.rules import HouseRule, RuleSet
 from analyzer.simulate import simulate as run_simulation
 
-from .common import AT_HELP, JSON_HELP, check_at, err, handles_errors, load_game, load_record, out, print_json, team_style
+from .common import (
+    AT_HELP,
+    JSON_HELP,
+    check_at,
+    err,
+    handles_errors,
+    load_game,
+    load_record,
+    out,
+    print_json,
+    team_style,
+)
 
 RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
 
@@ -36,7 +47,9 @@ def register(app: typer.Typer) -> None:
 @handles_errors
 def validate(
     path: RecordArg,
-    lenient: Annotated[bool, typer.Option("--lenient", help="Report every rule break instead of stopping at the first.")] = False,
+    lenient: Annotated[
+        bool, typer.Option("--lenient", help="Report every rule break instead of stopping at the first.")
+    ] = False,
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Check a record: its format, every rule of play, its Hand lines, and that some deal fits it."""
@@ -92,7 +105,7 @@ def format_record(
         sys.stdout.write(text)
 
 
-class Form(str, Enum):
+class Form(StrEnum):
     json = "json"
     fish = "fish"
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.table import Table as RichTable
 
 from analyzer.analysis import analyze
 from analyzer.contracts import lockouts_dict, threats_dict
@@ -81,12 +80,12 @@ def lockouts_cmd(
     if not found:
         out.print(f"No lockout after event {n}.")
     for lk in found:
-        out.print(f"[bold]{lk.book.pretty}[/bold]: team 1 {', '.join(lk.threats[1])} vs team 2 {', '.join(lk.threats[2])}")
+        out.print(
+            f"[bold]{lk.book.pretty}[/bold]: team 1 {', '.join(lk.threats[1])} vs team 2 {', '.join(lk.threats[2])}"
+        )
         for team in (1, 2):
             avoid = ", ".join(lk.avoid(team))
-            out.print(
-                f"  team {team} must not ask {avoid}: a failed ask hands them the turn and {lk.book.pretty}"
-            )
+            out.print(f"  team {team} must not ask {avoid}: a failed ask hands them the turn and {lk.book.pretty}")
 
 
 @handles_errors
@@ -103,13 +102,8 @@ def mistakes_cmd(path: RecordArg, json_out: JsonOpt = False) -> None:
     if not report.mistakes:
         out.print("No mistakes found.")
         return
-    table = RichTable(box=None, header_style="bold")
-    table.add_column("#", justify="right")
-    table.add_column("player")
-    table.add_column("kind", style="bold")
-    table.add_column("book")
-    table.add_column("what they could have known")
-    table.add_column("cost", style="red")
     for m in report.mistakes:
-        table.add_row(str(m.event), m.player, m.kind, m.book or "", m.why, m.cost)
-    out.print(table)
+        book = f" ({m.book.replace('-', ' ')})" if m.book else ""
+        out.print(f"[bold]{m.event}.[/bold] {m.player} — [bold red]{m.kind.replace('-', ' ')}[/bold red]{book}")
+        out.print(f"    {m.why}")
+        out.print(f"    [dim]cost:[/dim] {m.cost}")

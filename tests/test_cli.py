@@ -39,8 +39,21 @@ def game(tmp_path: Path) -> Path:
 def test_help_on_every_command() -> None:
     code, out, _ = run("--help")
     assert code == 0
-    for command in ("validate", "format", "convert", "simulate", "show", "state", "who-has", "hand",
-                    "analyze", "claims", "threats", "lockouts", "mistakes"):
+    for command in (
+        "validate",
+        "format",
+        "convert",
+        "simulate",
+        "show",
+        "state",
+        "who-has",
+        "hand",
+        "analyze",
+        "claims",
+        "threats",
+        "lockouts",
+        "mistakes",
+    ):
         assert command in out
         c, o, _ = run(command, "--help")
         assert c == 0 and "Usage" in o
@@ -57,7 +70,11 @@ def test_state_json_contract(six: Path) -> None:
     assert anna["team"] == 1 and anna["count"] == 8 and "2C" in anna["known"]
     assert set(anna["known"]) <= set(anna["possible"])
     assert data["players"]["Dev"]["team"] == 2
-    assert {"book": "low-clubs", "team": 1, "holders": {"2C": "Anna", "3C": "Anna", "4C": "Anna", "5C": "Anna", "6C": "Ben", "7C": "Cara"}} in data["claimable"]
+    assert {
+        "book": "low-clubs",
+        "team": 1,
+        "holders": {"2C": "Anna", "3C": "Anna", "4C": "Anna", "5C": "Anna", "6C": "Ben", "7C": "Cara"},
+    } in data["claimable"]
 
 
 def test_state_drops_claimed_cards_and_uses_canonical_codes(six: Path) -> None:

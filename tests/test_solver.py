@@ -84,7 +84,9 @@ def _small_views(variant: dict[str, object], seed: int, limit: int = 400, per_ga
     return found[:per_game]
 
 
-@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: "-".join(str(x.value if hasattr(x, "value") else x) for x in v.values()))
+@pytest.mark.parametrize(
+    "variant", VARIANTS, ids=lambda v: "-".join(str(x.value if hasattr(x, "value") else x) for x in v.values())
+)
 def test_holders_equal_the_oracle(variant: dict[str, object]) -> None:
     checked = 0
     for seed in range(12):
@@ -230,11 +232,7 @@ def test_answers_rule_players_out() -> None:
 def test_contradiction_names_the_first_event_after_which_nothing_fits() -> None:
     # Ben answers no for 7C at event 2 but gives it at event 4.
     text = COLLECT_FOUR.split("\n1.")[0].replace("Title: a teammate collects four", "Title: broken")
-    text += (
-        "\n1. Anna asks Dev for 10C: no\n"
-        "2. Dev asks Ben for 7S: no\n"
-        "3. Ben asks Dev for 3S: yes\n"
-    )
+    text += "\n1. Anna asks Dev for 10C: no\n2. Dev asks Ben for 7S: no\n3. Ben asks Dev for 3S: yes\n"
     record = fish.loads(text)
     record.hands = {}
     game = replay(record)
