@@ -1,0 +1,177 @@
+"""Advice for the player on turn: every legal ask ranked by its exact odds, and the claims worth making.
+
+Everything is judged in the player's own view (their hand and the public events). For each ask
+it gives the odds that the target holds the card, the bits the ask would give away about the
+asker's hand (in the public view), and a warning when a failure would hand the turn to an
+opponent who could then take a book. For claims it gives the exact odds that a declaration is
+right when it is not certain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from .cards import Book, Card
+from .errors import UsageError
+from .information import asker_side, bits
+from .knowledge import PUBLIC, Position, ViewTracker, resolve_view
+from .odds import Odds, card_odds, count_deals
+from .record import Ask
+from .replay import Game
+from .solver import NoFit, solve
+from .tactics import Claimable
+
+
+@dataclass(frozen=True)
+class AskAdvice:
+    target: str
+    card: Card
+    odds: Fraction
+    given: float  # bits this ask gives away about the asker's hand, publicly
+    warning: str | None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "target": self.target,
+            "card": self.card.code,
+            "odds": _fraction(self.odds),
+            "bits_given": round(self.given, 3),
+            "warning": self.warning,
+        }
+
+
+@dataclass(frozen=True)
+class ClaimAdvice:
+    book: Book
+    holders: dict[Card, str]  # the most likely declaration
+    right: Fraction  # odds that this declaration is right
+    in_team: Fraction  # odds that every card of the book is with the team
+
+    def declaration(self, speaker: str) -> str:
+        return Claimable(self.book, 0, self.holders).declaration(speaker)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "book": self.book.name,
+            "holders": {c.code: p for c, p in self.holders.items()},
+            "odds_right": _fraction(self.right),
+            "odds_in_team": _fraction(self.in_team),
+            "certain": self.right == 1,
+        }
+
+
+@dataclass(frozen=True)
+class Advice:
+    player: str
+    at: int
+    deals: int
+    asks: list[AskAdvice]
+    claims: list[ClaimAdvice]
+
+
+def _fraction(f: Fraction) -> str:
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
+def suggest(game: Game, player: str, at: int) -> Advice:
+    """Ranked asks and claims for ``player``, who must be on turn after ``at`` events."""
+    record = game.record
+    name = resolve_view(record, player)
+    if name == PUBLIC:
+        raise UsageError("advice is for a player: name one with --as")
+    step = game.step(at)
+    if len(step.books) == len(record.rules.deck.books):
+        raise UsageError(f"the game is over after event {at}")
+    if step.turn is not None and step.turn != name:
+        raise UsageError(f"{name} is not on turn after event {at}: it is {step.turn}'s turn")
+    mine = ViewTracker(game, name).position(at)
+    odds = card_odds(mine)
+    public = ViewTracker(game, PUBLIC).position(at)
+    return Advice(name, at, odds.deals, _asks(game, name, step.counts, mine, odds, public), _claims(game, name, mine, odds))
+
+
+def _asks(
+    game: Game, player: str, counts: dict[str, int], mine: Position, odds: Odds, public: Position
+) -> list[AskAdvice]:
+    record = game.record
+    if counts[player] == 0:
+        return []
+    holders = solve(mine).holders
+    public_deals = count_deals(public)
+    threats = _visible_threats(game, player, holders)
+    hand = {c for c, h in holders.items() if h == (player,)}
+    books = [b for b in record.rules.deck.books if any(c in hand for c in b.cards)]
+    found = []
+    for book in books:
+        for card in book.cards:
+            if card not in holders or card in hand:
+                continue
+            ask = Ask(player, player, card, False)
+            given = bits(public_deals, count_deals(asker_side(public, ask, record.rules.bluffing)))
+            for target in record.table.opponents(player):
+                if counts[target] == 0:
+                    continue
+                chance = odds.cards[card].get(target, Fraction(0))
+                warning = None
+                if target in threats and chance < 1:
+                    taken = ", ".join(b.pretty for b in threats[target])
+                    warning = f"if this fails, {target} gets the turn and can take {taken}"
+                found.append(AskAdvice(target, card, chance, given, warning))
+    found.sort(key=lambda a: (-a.odds, a.warning is not None, a.given, a.card.code, a.target))
+    return found
+
+
+def _visible_threats(game: Game, player: str, holders: dict[Card, tuple[str, ...]]) -> dict[str, list[Book]]:
+    """Opponents who, as far as the player can see, could take a book if given the turn."""
+    table = game.record.table
+    found: dict[str, list[Book]] = {}
+    for book in game.record.rules.deck.books:
+        cards = [holders[c] for c in book.cards if c in holders]
+        if not cards or any(len(h) != 1 for h in cards):
+            continue
+        owners = {h[0] for h in cards}
+        if any(table.team_of(p) == table.team_of(player) for p in owners):
+            for p in owners:
+                if table.team_of(p) != table.team_of(player):
+                    found.setdefault(p, []).append(book)
+    return found
+
+
+def _claims(game: Game, player: str, mine: Position, odds: Odds) -> list[ClaimAdvice]:
+    table = game.record.table
+    team = set(table.teammates(player))
+    found = []
+    for book in game.record.rules.deck.books:
+        cards = [c for c in book.cards if c in odds.cards]
+        if not cards or any(c in mine.known and mine.known[c] not in team for c in cards):
+            continue
+        unknown = [c for c in cards if c not in mine.known]
+        try:
+            in_team_pos = _restrict(mine, {c: tuple(p for p in mine.allowed[c] if p in team) for c in unknown})
+            team_deals = count_deals(in_team_pos)
+        except NoFit:
+            continue
+        team_odds = card_odds(in_team_pos)
+        best = {c: mine.known[c] if c in mine.known else _likeliest(team_odds, c) for c in cards}
+        try:
+            right_deals = count_deals(_restrict(mine, {c: (best[c],) for c in unknown}))
+        except NoFit:
+            continue
+        found.append(ClaimAdvice(book, best, Fraction(right_deals, odds.deals), Fraction(team_deals, odds.deals)))
+    found.sort(key=lambda c: (-c.right, c.book.name))
+    return found
+
+
+def _likeliest(odds: Odds, card: Card) -> str:
+    share = odds.cards[card]
+    return max(share, key=lambda p: share[p])
+
+
+def _restrict(pos: Position, narrowed: dict[Card, tuple[str, ...]]) -> Position:
+    allowed = dict(pos.allowed)
+    for c, ps in narrowed.items():
+        if not ps:
+            raise NoFit(f"nobody on the team can hold {c}")
+        allowed[c] = ps
+    return replace(pos, allowed=allowed)

@@ -1,0 +1,87 @@
+"""What each ask tells the table, in bits: what the asker gives away and what the answer reveals.
+
+The information an event gives a view is log2(fitting deals before / fitting deals after). An
+ask tells the public two things, one after the other: the asker holds a card of the book (and,
+unless bluffing, not the card asked for), then the answer says whether the target holds it.
+The first part is what the asker *gave away* about their own hand; the second is what the
+asker's team (and everyone) *gained* about the opponent asked. Both are measured in the public
+view, so they add up to the whole information of the ask.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from .knowledge import PUBLIC, Position, Requirement, ViewTracker
+from .odds import count_deals
+from .record import Ask
+from .replay import Game
+
+
+@dataclass(frozen=True)
+class AskInformation:
+    """Bits one ask gave away (about the asker) and gained (about the target), publicly."""
+
+    event: int
+    asker: str
+    target: str
+    given: float
+    gained: float
+
+
+@dataclass(frozen=True)
+class PlayerInformation:
+    player: str
+    asks: int
+    given: float
+    gained: float
+
+    def sentence(self) -> str:
+        times = "once" if self.asks == 1 else f"{self.asks} times"
+        return f"asked {times}, gave away {self.given:.1f} bits, gained {self.gained:.1f}"
+
+
+def asker_side(pos: Position, ask: Ask, bluffing: bool) -> Position:
+    """The position just before ``ask`` plus what the ask itself says about the asker."""
+    book = pos.deck.book_of(ask.card)
+    allowed = dict(pos.allowed)
+    if not bluffing and ask.card in allowed:
+        allowed[ask.card] = tuple(p for p in allowed[ask.card] if p != ask.asker)
+    at_least = list(pos.at_least)
+    holds_shown = any(pos.known.get(c) == ask.asker for c in book.cards)
+    if not holds_shown and not any(r.player == ask.asker and r.book == book for r in at_least):
+        unseen = frozenset(c for c in book.cards if c in allowed)
+        at_least.append(Requirement(ask.asker, book, unseen, pos.at + 1))
+    return replace(pos, allowed=allowed, at_least=at_least)
+
+
+def bits(before: int, after: int) -> float:
+    return math.log2(before / after)
+
+
+def ask_information(game: Game, upto: int | None = None) -> list[AskInformation]:
+    """Given-away and gained bits of every ask up to ``upto``, in the public view."""
+    last = len(game.events) if upto is None else upto
+    tracker = ViewTracker(game, PUBLIC)
+    bluffing = game.record.rules.bluffing
+    found = []
+    before_pos = tracker.position(0)
+    before = count_deals(before_pos)
+    for i, e in enumerate(game.events[:last], start=1):
+        after_pos = tracker.position(i)
+        after = count_deals(after_pos)
+        if isinstance(e, Ask):
+            middle = count_deals(asker_side(before_pos, e, bluffing))
+            found.append(AskInformation(i, e.asker, e.target, bits(before, middle), bits(middle, after)))
+        before_pos, before = after_pos, after
+    return found
+
+
+def player_information(game: Game, asks: list[AskInformation]) -> dict[str, PlayerInformation]:
+    """Totals per player, in seat order."""
+    totals = {}
+    for p in game.record.players:
+        mine = [a for a in asks if a.asker == p]
+        totals[p] = PlayerInformation(p, len(mine), sum(a.given for a in mine), sum(a.gained for a in mine))
+    return totals

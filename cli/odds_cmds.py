@@ -1,0 +1,121 @@
+"""Odds commands: odds (exact fractions for every card) and suggest (advice for the player on turn)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Annotated
+
+import typer
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from analyzer.advice import suggest as advise
+from analyzer.analysis import solve_position
+from analyzer.knowledge import PUBLIC, ViewTracker
+from analyzer.odds import card_odds
+
+from .common import AT_HELP, JSON_HELP, check_at, check_view, handles_errors, load_game, out, print_json, team_style
+from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(odds)
+    app.command()(suggest)
+
+
+def fraction_text(f: Fraction) -> str:
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
+def shade(f: Fraction) -> Text:
+    """A percentage, shaded from dim (unlikely) to bold green (certain)."""
+    if f == 0:
+        return Text("·", style="dim")
+    pct = float(f) * 100
+    style = "bold green" if f == 1 else "green" if pct >= 60 else "yellow" if pct >= 30 else "white" if pct >= 10 else "dim"
+    return Text("100%" if f == 1 else f"{pct:.0f}%" if pct >= 1 else "<1%", style=style)
+
+
+@handles_errors
+def odds(path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False) -> None:
+    """Exact odds that each player holds each card, counting every fitting deal."""
+    game = load_game(path)
+    n = check_at(game, at)
+    name = check_view(game, view)
+    pos, _ = solve_position(ViewTracker(game, name), n)
+    result = card_odds(pos)
+    if json_out:
+        print_json(
+            {
+                "at": n,
+                "as": name,
+                "deals": str(result.deals),
+                "cards": {c.code: {p: fraction_text(f) for p, f in share.items()} for c, share in result.cards.items()},
+            }
+        )
+        return
+    record = game.record
+    who = "the public" if name == PUBLIC else name
+    out.print(f"[bold]Odds after event {n}, as {who} sees it[/bold] ({result.deals:,} fitting deals)")
+    grid = RichTable(box=None, header_style="bold")
+    grid.add_column("book")
+    grid.add_column("card")
+    for p in record.players:
+        grid.add_column(Text(p, style=team_style(record.table.team_of(p))), justify="right")
+    for book in record.rules.deck.books:
+        first = True
+        for c in book.cards:
+            if c not in result.cards:
+                continue
+            share = result.cards[c]
+            grid.add_row(book.name if first else "", c.pretty, *(shade(share.get(p, Fraction(0))) for p in record.players))
+            first = False
+    out.print(grid)
+
+
+@handles_errors
+def suggest(
+    path: RecordArg,
+    view: Annotated[str, typer.Option("--as", help="The player on turn, who must have a Hand line.")],
+    at: Annotated[int | None, typer.Option("--at", help=AT_HELP)] = None,
+    top: Annotated[int, typer.Option(help="How many asks to show.")] = 10,
+    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+) -> None:
+    """Advice for the player on turn: legal asks ranked by exact odds, and claims with their odds."""
+    game = load_game(path)
+    n = check_at(game, at)
+    advice = advise(game, view, n)
+    if json_out:
+        print_json(
+            {
+                "at": n,
+                "as": advice.player,
+                "deals": str(advice.deals),
+                "asks": [a.to_dict() for a in advice.asks],
+                "claims": [c.to_dict() for c in advice.claims],
+            }
+        )
+        return
+    out.print(f"[bold]{advice.player}, on turn after event {n}[/bold] ({advice.deals:,} deals fit what you know)")
+    sure = [c for c in advice.claims if c.right == 1]
+    for c in sure:
+        out.print(f"[bold green]Claim now:[/bold green] {c.declaration(advice.player)}")
+    table = RichTable(box=None, header_style="bold", title="asks, best first")
+    table.add_column("ask")
+    table.add_column("odds", justify="right")
+    table.add_column("bits given away", justify="right")
+    table.add_column("warning", style="red")
+    for a in advice.asks[:top]:
+        pct = f"{float(a.odds) * 100:.1f}%" if 0 < a.odds < 1 else f"{float(a.odds) * 100:.0f}%"
+        if 0 < a.odds < 1 and a.odds.denominator < 1000:
+            pct += f" ({fraction_text(a.odds)})"
+        table.add_row(f"ask {a.target} for {a.card.pretty}", pct, f"{a.given:.2f}", a.warning or "")
+    out.print(table)
+    if len(advice.asks) > top:
+        out.print(f"[dim]{len(advice.asks) - top} more legal asks (--top to show them)[/dim]")
+    likely = [c for c in advice.claims if 0 < c.right < 1 and c.right >= Fraction(1, 100)]
+    for c in likely[:3]:
+        out.print(
+            f"[yellow]Risky claim[/yellow] ({float(c.right) * 100:.1f}% right, book with your team "
+            f"{float(c.in_team) * 100:.1f}%): {c.declaration(advice.player)}"
+        )
