@@ -18,7 +18,9 @@ RANK_BOOK_NAMES = (
     "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
     "nines", "tens", "jacks", "queens", "kings", "aces",
 )  # fmt: skip
-SHORT_BOOKS = {f"{half[0]}{suit}": f"{half}-{name}" for half in ("low", "high") for suit, name in SUIT_NAMES.items()}
+SHORT_BOOKS = {
+    f"{half[0].upper()}{suit}": f"{half}-{name}" for half in ("low", "high") for suit, name in SUIT_NAMES.items()
+}
 
 
 class Card:

@@ -116,7 +116,7 @@ def load(path: str | Path) -> Record:
     """Read a ``.fish`` file; errors name the file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a byte-order mark is encoding, not content
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordSyntaxError(f"cannot read the record: {exc}", code="unreadable", path=str(p)) from None
     return loads(text, path=str(p))
@@ -173,8 +173,7 @@ class _Reader:
         extra: list[tuple[str, str]],
     ) -> None:
         if ":" not in line:
-            hint = " (the header ends at the first blank line)" if _looks_like_event(line) else ""
-            raise self.error(n, f"expected a header line 'Key: value'{hint}", "header")
+            raise self.error(n, "expected a header line 'Key: value'", "header")
         key, _, value = line.partition(":")
         key, value = key.strip(), value.strip()
         low = key.lower()
@@ -190,6 +189,8 @@ class _Reader:
             extra.append((key, value))
             return
         canonical = {k.lower(): k for k in (*INFO_KEYS, "Rules", "Deck", "Bluffing", "House", "Teams")}
+        if low not in canonical and _looks_like_event(line):
+            raise self.error(n, "an event inside the header: the header ends at the first blank line", "header")
         if low not in canonical:
             raise self.error(n, f"unknown header key '{key}' (user fields start with 'X-')", "header", col=1)
         name = canonical[low]
@@ -231,6 +232,8 @@ class _Reader:
         if "House" in header:
             n, v = header["House"]
             for part in (p.strip().lower() for p in v.split(",")):
+                if part in {h.value for h in house}:
+                    raise self.error(n, f"house rule '{part}' is listed twice", "header")
                 try:
                     house.add(HouseRule(part))
                 except ValueError:
@@ -274,7 +277,7 @@ class _Reader:
         teams = [p.split() for p in parts]
         for team in teams:
             for name in team:
-                if not _NAME_RE.match(name):
+                if not _NAME_RE.match(name) or name.lower() == "vs":
                     raise self.error(n, f"'{name}' is not a valid name (letters, digits, _ and -)", "teams")
             if not 2 <= len(team) <= 4:
                 raise self.error(n, f"a team has 2 to 4 players, not {len(team)}", "teams")
@@ -313,12 +316,16 @@ class _Reader:
         if "#" in line:
             text, _, rest = line.partition("#")
             text, comment = text.strip(), rest.strip()
-        text = re.sub(r"^\d+\.\s*", "", text)
+        number = re.match(r"^\d+\.\s*", text)
+        if number:
+            text = text[number.end() :]
+        # Columns are 1-based in the raw line: leading blanks, the move number, then the match.
+        base = len(raw) - len(raw.lstrip()) + (number.end() if number else 0) + 1
         m = _ASK_RE.match(text)
         if m:
-            asker = self._player(n, m["asker"], raw.find(m["asker"]) + 1)
-            target = self._player(n, m["target"], raw.find(m["target"]) + 1)
-            card = self._card(n, m["card"], raw.find(m["card"]) + 1)
+            asker = self._player(n, m["asker"], base + m.start("asker"))
+            target = self._player(n, m["target"], base + m.start("target"))
+            card = self._card(n, m["card"], base + m.start("card"))
             return Ask(asker, target, card, m["answer"].lower() == "yes", n, comment)
         m = _PASS_RE.match(text)
         if m:
@@ -370,7 +377,8 @@ _CLAIM_RE = re.compile(
 
 
 def _looks_like_event(line: str) -> bool:
-    return bool(re.match(r"^\s*\d+\.", line)) or " asks " in line.lower()
+    text = re.sub(r"^\s*\d+\.\s*", "", line.partition("#")[0]).strip()
+    return any(r.match(text) for r in (_ASK_RE, _PASS_RE, _CLAIM_RE))
 
 
 def _why_garbled(text: str) -> str:

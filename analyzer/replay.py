@@ -219,7 +219,9 @@ class _Replayer:
         if self.rules.must_declare:
             for b in self.deck.books:
                 if not self.book_claimed(b) and all(self.tracked.get(c) == e.asker for c in b.cards):
-                    self.brk("must-declare", f"{e.asker} holds all of {b.name} and must claim it before asking")
+                    self.brk(
+                        "must-declare", f"{e.asker} holds all of {b.name} and must claim it before asking", e.asker
+                    )
         if e.yes:
             if where is not None and where != e.target:
                 self.brk("yes-not-held", f"{e.target} answers yes, but {e.card} is with {where}", e.asker)
@@ -248,7 +250,9 @@ class _Replayer:
         if self.game_over():
             self.brk("game-over", "the game is over: every book has been claimed", e.claimant)
         if self.book_claimed(book):
-            self.brk("claimed-twice", f"{book.name} was already claimed at event {self.books[book.name].event}")
+            self.brk(
+                "claimed-twice", f"{book.name} was already claimed at event {self.books[book.name].event}", e.claimant
+            )
             return
         self.check_claim_turn(e, team)
         said = e.said_map
@@ -263,7 +267,9 @@ class _Replayer:
             self.check_names_book(e, [c for _, cards in e.actual for c in cards], "the actual holders")
             truth = e.truth
             if truth == said:
-                self.brk("wrong-but-right", "the actual holders are the ones claimed: the claim was correct")
+                self.brk(
+                    "wrong-but-right", "the actual holders are the ones claimed: the claim was correct", e.claimant
+                )
         for card, holder in truth.items():
             where = self.tracked.get(card)
             if where is not None and where != holder:
@@ -272,7 +278,9 @@ class _Replayer:
                 self.brk("claim-holder", f"{holder} was not dealt {card}", e.claimant)
         for holder, k in Counter(truth.values()).items():
             if self.counts[holder] < k:
-                self.brk("claim-count", f"{holder} holds {self.counts[holder]} cards, not {k} of {book.name}")
+                self.brk(
+                    "claim-count", f"{holder} holds {self.counts[holder]} cards, not {k} of {book.name}", e.claimant
+                )
         self.settle(e, book, team, truth)
 
     def check_claim_turn(self, e: Claim, team: int) -> None:
@@ -285,6 +293,9 @@ class _Replayer:
         if self.team_cards(turn_team) == 0:
             if team == turn_team:
                 self.brk("claim-turn", f"{e.claimant}'s team has no cards; the other team claims", e.claimant)
+            else:
+                # The team on turn is out: the opponent named to claim takes the turn and claims the rest.
+                self.turn = e.claimant
             return
         if e.claimant != self.turn:
             self.brk("claim-turn", f"{e.claimant} claims on {self.turn}'s turn (literature rules)", e.claimant)
