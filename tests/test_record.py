@@ -14,9 +14,7 @@ from analyzer.errors import Contradiction, HalfsuitError, RecordSyntaxError
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = sorted((ROOT / "sample_logs").glob("*.fish"))
-SHARED = ROOT.parent / "shared" / "testdata"
-if not SHARED.exists():  # a clone placed elsewhere: look beside the repository
-    SHARED = ROOT.parent.parent / "shared" / "testdata"
+SHARED = ROOT / "tests" / "data" / "shared"  # a copy of the shared simulated records
 SHARED_RECORDS = sorted(SHARED.glob("*.fish"))
 RECORDS = SAMPLES + SHARED_RECORDS
 
@@ -30,7 +28,7 @@ def _ids(path: Path) -> str:
 
 def test_there_are_samples_and_shared_records() -> None:
     assert len(SAMPLES) >= 10
-    assert SHARED_RECORDS or not SHARED.exists()
+    assert SHARED_RECORDS
 
 
 # ---------------------------------------------------------------- round trips

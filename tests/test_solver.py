@@ -22,9 +22,8 @@ from analyzer.tactics import claimable, threats
 
 from .oracle import deal_count_bound, location_after, oracle_holders
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "testdata"
-if not SHARED.exists():  # a clone placed elsewhere: look beside the repository
-    SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "testdata"
+# A copy of the shared simulated records and their independently computed answers.
+SHARED = Path(__file__).resolve().parent / "data" / "shared"
 
 EXPECTED = json.loads((SHARED / "expected.json").read_text()) if (SHARED / "expected.json").exists() else {}
 
