@@ -295,6 +295,8 @@ class _Replayer:
                 self.brk("claim-turn", f"{e.claimant}'s team has no cards; the other team claims", e.claimant)
             else:
                 # The team on turn is out: the opponent named to claim takes the turn and claims the rest.
+                if self.counts[e.claimant] == 0:
+                    self.brk("claim-turn", f"the opponent named to claim needs cards; {e.claimant} has none", e.claimant)
                 self.turn = e.claimant
             return
         if e.claimant != self.turn:
@@ -335,19 +337,24 @@ class _Replayer:
 
     # -- passes
 
+    def last_claimant(self) -> str | None:
+        return self.last.claimant if isinstance(self.last, Claim) else None
+
     def pass_turn(self, e: Pass) -> None:
         if self.game_over():
             self.brk("game-over", "the game is over: every book has been claimed", e.player)
-        if self.table.team_of(e.to) != self.table.team_of(e.player) or e.to == e.player:
-            self.brk("pass-team", f"{e.player} can pass the turn only to a teammate, not {e.to}", e.player)
-        if self.counts[e.to] == 0:
-            self.brk("pass-empty", f"{e.to} has no cards and cannot take the turn", e.player)
         after_claim = (
             self.rules.next_asker
             and isinstance(self.last, Claim)
             and self.table.team_of(self.last.claimant) == self.table.team_of(e.player)
             and e.player in (self.last.claimant, self.turn)
         )
+        # After its claim the team names who asks next, which may be the claimant (``X passes to X``).
+        to_self = e.to == e.player and not (after_claim and e.player == self.last_claimant())
+        if self.table.team_of(e.to) != self.table.team_of(e.player) or to_self:
+            self.brk("pass-team", f"{e.player} can pass the turn only to a teammate, not {e.to}", e.player)
+        if self.counts[e.to] == 0:
+            self.brk("pass-empty", f"{e.to} has no cards and cannot take the turn", e.player)
         if not after_claim:
             if self.turn is not None and e.player != self.turn:
                 self.brk("not-on-turn", f"{e.player} passes, but it is {self.turn}'s turn", e.player)

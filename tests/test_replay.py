@@ -338,6 +338,22 @@ def test_next_asker_allows_a_pass_after_a_claim() -> None:
     assert (info.value.code, info.value.event) == ("pass-with-cards", 11)
 
 
+def test_next_asker_lets_an_off_turn_claimant_take_the_turn_under_fish() -> None:
+    header = "Rules: fish\nHouse: next-asker\n" + TEAMS
+    events = [
+        "Anna asks Dev for 3S: no",
+        "Eli claims low-hearts: Eli 2H 3H 4H 5H 6H 7H: correct",
+        "Eli passes to Eli",
+        "Eli asks Anna for 9S: no",
+    ]
+    game = replay(record.loads(text(header, events)))
+    assert game.step(2).turn == "Dev" and game.step(3).turn == "Eli"
+    plain = record.loads(text("Rules: fish\n" + TEAMS, events))
+    with pytest.raises(RuleBreak) as info:
+        replay(plain)
+    assert (info.value.code, info.value.event) == ("pass-team", 3)
+
+
 def test_bluffing_allows_asking_for_your_own_card() -> None:
     game = play("bluffing")
     assert game.violations == []
