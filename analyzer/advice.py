@@ -88,7 +88,9 @@ def suggest(game: Game, player: str, at: int) -> Advice:
     mine = ViewTracker(game, name).position(at)
     odds = card_odds(mine)
     public = ViewTracker(game, PUBLIC).position(at)
-    return Advice(name, at, odds.deals, _asks(game, name, step.counts, mine, odds, public), _claims(game, name, mine, odds))
+    return Advice(
+        name, at, odds.deals, _asks(game, name, step.counts, mine, odds, public), _claims(game, name, mine, odds)
+    )
 
 
 def _asks(

@@ -210,7 +210,9 @@ class _Replayer:
             self.brk("asks-own-card", f"{e.asker} asks for {e.card}, which they hold ({source})", e.asker)
         held = [c for c in book.cards if self.tracked.get(c) == e.asker]
         knows_whole_hand = e.asker in self.record.hands
-        if not held and (knows_whole_hand or all(c in self.tracked for c in book.cards if c != e.card)):
+        if not held and (
+            knows_whole_hand or all(c in self.tracked for c in book.cards if c != e.card or self.rules.bluffing)
+        ):
             self.brk(
                 "no-card-of-book",
                 f"{e.asker} asks for {e.card} without holding a card of {book.name}",
@@ -296,7 +298,9 @@ class _Replayer:
             else:
                 # The team on turn is out: the opponent named to claim takes the turn and claims the rest.
                 if self.counts[e.claimant] == 0:
-                    self.brk("claim-turn", f"the opponent named to claim needs cards; {e.claimant} has none", e.claimant)
+                    self.brk(
+                        "claim-turn", f"the opponent named to claim needs cards; {e.claimant} has none", e.claimant
+                    )
                 self.turn = e.claimant
             return
         if e.claimant != self.turn:

@@ -292,8 +292,12 @@ def _wrong_claims(analysis: Analysis) -> list[Mistake]:
         holders = analysis.holders(who, i - 1)
         sure = [c for c in claimable(game, holders, who) if c.book == e.book]
         team = table.team_of(who)
+        placed = book_holders(holders, e.book)
         if sure:
             why = f"{who} could know the right split ({_where(holders, e.book)}) but declared another"
+        elif all(len(h) == 1 for h in placed.values()):
+            theirs = ", ".join(f"{c.pretty} {h[0]}" for c, h in placed.items() if table.team_of(h[0]) != team)
+            why = f"against what {who} could know: an opponent held {theirs}"
         elif any(table.team_of(p) != team for h in book_holders(holders, e.book).values() for p in h):
             why = f"a guess: in {who}'s view an opponent could still hold a card ({_where(holders, e.book)})"
         else:

@@ -32,7 +32,9 @@ def shade(f: Fraction) -> Text:
     if f == 0:
         return Text("·", style="dim")
     pct = float(f) * 100
-    style = "bold green" if f == 1 else "green" if pct >= 60 else "yellow" if pct >= 30 else "white" if pct >= 10 else "dim"
+    style = (
+        "bold green" if f == 1 else "green" if pct >= 60 else "yellow" if pct >= 30 else "white" if pct >= 10 else "dim"
+    )
     return Text("100%" if f == 1 else f"{pct:.0f}%" if pct >= 1 else "<1%", style=style)
 
 
@@ -68,7 +70,9 @@ def odds(path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: Json
             if c not in result.cards:
                 continue
             share = result.cards[c]
-            grid.add_row(book.name if first else "", c.pretty, *(shade(share.get(p, Fraction(0))) for p in record.players))
+            grid.add_row(
+                book.name if first else "", c.pretty, *(shade(share.get(p, Fraction(0))) for p in record.players)
+            )
             first = False
     out.print(grid)
 

@@ -1,0 +1,563 @@
+"""Post-game reports: one record as a self-contained HTML page and its Markdown twin.
+
+A report tells the game (teams, rules, score, how each book left play), lists every event with
+whose turn it was and the mistakes in it, tabulates each player, charts what each player knew
+against the public and the score, shows who could hold every card at chosen moments, and
+explains each mistake. It is built from the whole-game analysis (``analyze``) and the mistakes
+of ``tactics``; one list of blocks is rendered twice (``render``), so both forms say the same.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .analysis import Analysis, Holders, analyze
+from .charts import known_chart, score_chart
+from .errors import UsageError
+from .knowledge import PUBLIC, resolve_view
+from .record import Ask, Claim, Comment, Event, Holding, Pass
+from .render import (
+    Block,
+    Chart,
+    Details,
+    Figure,
+    Heading,
+    Inline,
+    Items,
+    Para,
+    Row,
+    Section,
+    Table,
+    anchor,
+    em,
+    html_page,
+    joined,
+    link,
+    markdown_page,
+    strong,
+    styled,
+)
+from .replay import Game
+from .rules import Outcome, RuleSet
+from .stats import player_stats, rate_text
+from .tactics import KINDS, Mistake, MistakeReport, claimable, mistakes
+
+MARKS = {"known": "●", "possible": "○", "impossible": "·"}
+OUTCOME_TEXT = {
+    Outcome.CORRECT: "correct claim",
+    Outcome.WRONG: "wrong claim",
+    Outcome.FORFEITED: "forfeited",
+}
+RULES_TEXT = {
+    RuleSet.LITERATURE: "claims on your own turn; a wrong split inside the team is forfeited",
+    RuleSet.FISH: "claims at any time; any wrong claim gives the book to the other team",
+}
+
+
+@dataclass(frozen=True)
+class ReportFiles:
+    """What a report wrote: the page, its Markdown twin, and the charts the Markdown links to."""
+
+    html: Path
+    markdown: Path
+    charts: tuple[Path, ...]
+
+    @property
+    def paths(self) -> tuple[Path, ...]:
+        return (self.html, self.markdown, *self.charts)
+
+
+@dataclass(frozen=True)
+class Report:
+    """A report built and ready to render; ``stem`` names its files."""
+
+    stem: str
+    title: str
+    blocks: tuple[Block, ...]
+    charts: tuple[Chart, ...]
+
+    def html(self) -> str:
+        return html_page(self.title, self.blocks)
+
+    def markdown(self) -> str:
+        return markdown_page(self.blocks)
+
+
+def write_report(
+    game: Game,
+    out_dir: str | Path,
+    view: str = PUBLIC,
+    moments: Sequence[int] | None = None,
+    analysis: Analysis | None = None,
+) -> ReportFiles:
+    """Write ``<stem>.html``, ``<stem>.md`` and ``<stem>-*.svg`` into ``out_dir`` (made if needed).
+
+    ``stem`` is the record's file name without extension. See ``build_report`` for the options.
+    """
+    report = build_report(game, view, moments, analysis)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    charts = tuple(_write(out / chart.file, chart.svg) for chart in report.charts)
+    html = _write(out / f"{report.stem}.html", report.html())
+    md = _write(out / f"{report.stem}.md", report.markdown())
+    return ReportFiles(html, md, charts)
+
+
+def _write(path: Path, text: str) -> Path:
+    with path.open("w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    return path
+
+
+def build_report(
+    game: Game,
+    view: str = PUBLIC,
+    moments: Sequence[int] | None = None,
+    analysis: Analysis | None = None,
+) -> Report:
+    """Build the report of a replayed game.
+
+    ``view`` ('public' or a player with a Hand line) is the view of the card-location grids;
+    ``moments`` are the steps to show them at (default: just before each claim, and the last
+    step of an unfinished record). ``analysis`` saves recomputing one already made; it must
+    hold the public view and every player with a Hand line. A lenient replay with rule breaks
+    is analyzed up to its last trusted step.
+    """
+    record = game.record
+    name = resolve_view(record, view)
+    if analysis is None:
+        analysis = analyze(game, upto=game.trusted_until)
+    steps = _moments(game, analysis.steps, moments)
+    found = mistakes(analysis)
+    stem = record.name
+    title = record.info.get("Title") or stem
+    known = Chart(
+        f"{stem}-known.svg",
+        _known_svg(game, analysis),
+        "Cards known over the game: each player's view against the public view",
+    )
+    score_svg = _score_svg(game, analysis.steps)
+    score = Chart(f"{stem}-score.svg", score_svg, "The score after each event")
+    blocks: list[Block] = [
+        Heading(1, (title,)),
+        _subtitle(game, name),
+        _banner(game),
+        Section("game", "The game", _game_blocks(game, analysis)),
+        Section("players", "Players", (_players_table(game, found),)),
+        Section("charts", "Charts", _chart_blocks(game, known, score)),
+        Section("timeline", "Timeline", _timeline(game, found)),
+        Section("cards", "Card locations", _grids(game, analysis, name, steps)),
+        Section("mistakes", "Mistakes", _mistake_blocks(game, analysis, found)),
+    ]
+    return Report(stem, title, tuple(blocks), (known, score))
+
+
+def _moments(game: Game, last: int, moments: Sequence[int] | None) -> list[int]:
+    if moments is None:
+        claims = [i for i, e in enumerate(game.events, start=1) if isinstance(e, Claim)]
+        chosen = [i - 1 for i in claims if i - 1 <= last]
+        if not game.finished or last < len(game.events):
+            chosen.append(last)
+        return sorted(set(chosen))
+    for at in moments:
+        if not 0 <= at <= last:
+            raise UsageError(
+                f"moment {at} is out of range: the report covers steps 0 to {last}",
+                path=game.record.path,
+            )
+    return sorted(set(moments))
+
+
+# ---------------------------------------------------------------- words the parts share
+
+
+def who(game: Game, player: str) -> Inline:
+    """A player's name in the team's colour."""
+    return styled(f"t{game.record.table.team_of(player)}", player)
+
+
+def names(game: Game, players: Iterable[str]) -> tuple[Inline, ...]:
+    return joined((who(game, p),) for p in players)
+
+
+def team_label(game: Game, team: int) -> tuple[Inline, ...]:
+    """``team 1 (Anna, Ben, Cara)`` with the team's colour."""
+    players = game.record.table.teams[team - 1]
+    return (styled(f"t{team}", f"team {team}"), f" ({', '.join(players)})")
+
+
+def score_text(game: Game) -> str:
+    """``5–3``, ``4–4 tie``, or ``2–1 so far`` for an unfinished record (first team first)."""
+    a, b = game.final.score
+    score = f"{a}–{b}"
+    if not game.finished:
+        return f"{score} so far"
+    return f"{score} tie" if a == b else score
+
+
+def kind_text(kind: str) -> str:
+    return kind.replace("-", " ")
+
+
+def _tag(kind: str) -> Inline:
+    return styled("tag", kind_text(kind))
+
+
+def _outcome(outcome: Outcome) -> Inline:
+    return styled("ok" if outcome is Outcome.CORRECT else "bad", OUTCOME_TEXT[outcome])
+
+
+def _subtitle(game: Game, view: str) -> Block:
+    record = game.record
+    rules = record.rules
+    parts = [f"record {record.name}", f"{rules.rule_set.value} rules", f"{rules.deck.name} deck"]
+    if "Date" in record.info:
+        parts.append(record.info["Date"])
+    parts.append(f"grids as {'the public' if view == PUBLIC else view} sees them")
+    return Para((" · ".join(parts),), "sub")
+
+
+def _banner(game: Game) -> Block:
+    a, b = game.final.score
+    score = styled("score", f"{a}–{b}")
+    if not game.finished:
+        stops = f"so far: unfinished, the record stops after {len(game.events)} events"
+        return Para((score, " ", stops), "banner")
+    winner = game.winner()
+    if winner is None:
+        return Para((score, " tie"), "banner")
+    return Para((score, " ", *team_label(game, winner), " wins"), "banner")
+
+
+def _holding(game: Game, holding: Holding) -> tuple[Inline, ...]:
+    return joined((who(game, p), " ", " ".join(c.pretty for c in cards)) for p, cards in holding)
+
+
+def event_inline(game: Game, event: Event) -> tuple[Inline, ...]:
+    """An event in words, players in their team's colour, cards with suit symbols."""
+    if isinstance(event, Ask):
+        card = f" for {event.card.pretty}"
+        return (who(game, event.asker), " asks ", who(game, event.target), card)
+    if isinstance(event, Pass):
+        return (who(game, event.player), " passes to ", who(game, event.to))
+    text: tuple[Inline, ...] = (who(game, event.claimant), f" claims {event.book.pretty}: ")
+    text += _holding(game, event.said)
+    if not event.correct:
+        text += (styled("muted", "; actually "), *_holding(game, event.actual or ()))
+    return text
+
+
+def _actor(event: Event) -> str:
+    if isinstance(event, Ask):
+        return event.asker
+    return event.claimant if isinstance(event, Claim) else event.player
+
+
+# ---------------------------------------------------------------- the game
+
+
+def _game_blocks(game: Game, analysis: Analysis) -> tuple[Block, ...]:
+    record = game.record
+    rules = record.rules
+    deck = rules.deck
+    rows: list[tuple[str, tuple[Inline, ...]]] = []
+    for key in ("Title", "Event", "Site", "Date", "Notes"):
+        if key in record.info:
+            rows.append((key, (record.info[key],)))
+    for t in (1, 2):
+        rows.append((f"Team {t}", names(game, record.table.teams[t - 1])))
+    rows.append(("Rules", (strong(rules.rule_set.value), f": {RULES_TEXT[rules.rule_set]}")))
+    rows.append(("Deck", (f"{deck.name}: {len(deck.cards)} cards in {len(deck.books)} books",)))
+    rows.append(("Bluffing", ("allowed" if rules.bluffing else "no",)))
+    if rules.house:
+        rows.append(("House rules", (rules.house_text,)))
+    rows.append(("Hand lines", names(game, record.hands) if record.hands else ("none",)))
+    rows.append(("Events", (str(len(game.events)),)))
+    if game.violations:
+        broken = game.violations[0].event
+        why = f"the record breaks the rules at event {broken}; analyzed to event {analysis.steps}"
+        rows.append(("Untrusted", (why,)))
+    rows.extend((key, (value,)) for key, value in record.extra)
+    info = Items(tuple((strong(k), ": ", *v) for k, v in rows))
+    books = Para((strong("Books"), " in deck order, and how each left play:"))
+    return (info, books, _books_table(game), Para((strong("Score:"), " ", score_text(game))))
+
+
+def _books_table(game: Game) -> Table:
+    rows = []
+    for book in game.record.rules.deck.books:
+        result = game.final.books.get(book.name)
+        if result is None:
+            rows.append(Row(((book.pretty,), (styled("muted", "still in play"),), (), (), (), ())))
+            continue
+        scored = team_label(game, result.team) if result.team is not None else ("nobody",)
+        outcome = _outcome(result.outcome)
+        points = result.points if result.team is not None else 0
+        cells = (
+            (book.pretty,),
+            (outcome,),
+            (who(game, result.claimant),),
+            scored,
+            (str(points),),
+            (link(f"#event-{result.event}", str(result.event)),),
+        )
+        rows.append(Row(cells))
+    head = (("book",), ("how",), ("claimed by",), ("scored by",), ("points",), ("event",))
+    return Table(head, tuple(rows), align="llllrr")
+
+
+# ---------------------------------------------------------------- players
+
+
+def _players_table(game: Game, found: MistakeReport) -> Block:
+    rows = []
+    for r in player_stats(game, found).iter_rows(named=True):
+        judged: tuple[Inline, ...] = () if r["hand"] else (styled("muted", " (no Hand line)"),)
+        cells = (
+            (who(game, r["player"]),),
+            (str(r["team"]),),
+            (str(r["asks"]),),
+            (rate_text(r["asks_yes"], r["asks"]),),
+            (str(r["cards_won"]),),
+            (str(r["cards_lost"]),),
+            (str(r["claims_right"]),),
+            (str(r["claims_wrong"]),),
+            (str(r["mistakes"]), *judged),
+        )
+        rows.append(Row(cells))
+    head = (
+        ("player",), ("team",), ("asks",), ("answered yes",), ("cards won",), ("cards lost",),
+        ("claims right",), ("claims wrong",), (link("#mistakes", "mistakes"),),
+    )  # fmt: skip
+    return Table(head, tuple(rows), align="lrrrrrrrr")
+
+
+# ---------------------------------------------------------------- charts
+
+
+def known_counts(holders: Sequence[Holders]) -> list[int]:
+    """Cards in play with exactly one holder, after each step."""
+    return [sum(1 for h in step.values() if len(h) == 1) for step in holders]
+
+
+def _known_svg(game: Game, analysis: Analysis) -> str:
+    record = game.record
+    views = {v: known_counts(va.holders) for v, va in analysis.views.items()}
+    players = {p: views[p] for p in record.players if p in views}
+    last = analysis.steps
+    in_play = [game.step(at).in_play for at in range(last + 1)]
+    claims = [i for i, e in enumerate(game.events[:last], start=1) if isinstance(e, Claim)]
+    teams = {p: record.table.team_of(p) for p in record.players}
+    return known_chart(f"{record.name}-known", views[PUBLIC], players, teams, in_play, claims)
+
+
+def _score_svg(game: Game, last: int) -> str:
+    teams = game.record.table.teams
+    labels = (f"team 1 ({', '.join(teams[0])})", f"team 2 ({', '.join(teams[1])})")
+    scores = [game.step(at).score for at in range(last + 1)]
+    return score_chart(f"{game.record.name}-score", scores, labels)
+
+
+def _chart_blocks(game: Game, known: Chart, score: Chart) -> tuple[Block, ...]:
+    whose = "each player with a Hand line" if game.record.hands else "the public (no Hand lines)"
+    caption = (
+        f"Cards whose holder is known (only one possible holder) after each event, for {whose}: "
+        "their own view (solid) against the public view (dashed). The grey area is the cards "
+        "still in play; thin rules mark claims."
+    )
+    return (Figure(known, (caption,)), Figure(score, ("The score after each event.",)))
+
+
+# ---------------------------------------------------------------- timeline
+
+
+def _mistake_id(k: int) -> str:
+    return f"mistake-{k}"
+
+
+def _timeline(game: Game, found: MistakeReport) -> tuple[Block, ...]:
+    by_event: dict[int, list[tuple[int, Mistake]]] = {}
+    for k, m in enumerate(found.mistakes, start=1):
+        by_event.setdefault(m.event, []).append((k, m))
+    rows: list[Row] = []
+    n = 0
+    for item in game.record.body:
+        if isinstance(item, Comment):
+            rows.append(Row(((), (), (em(item.text),), (), (), ()), "note"))
+            continue
+        n += 1
+        turn = game.step(n - 1).turn or _actor(item)
+        text = event_inline(game, item)
+        if item.comment:
+            text += (styled("muted", f"  # {item.comment}"),)
+        result, cls = _result(game, item, n)
+        a, b = game.step(n).score
+        tags = joined(
+            ((link(f"#{_mistake_id(k)}", _tag(m.kind)),) for k, m in by_event.get(n, [])),
+            " ",
+        )
+        cells = (
+            (anchor(f"event-{n}"), str(n)),
+            (who(game, turn),),
+            text,
+            result,
+            (f"{a}–{b}",) if cls == "claim" else (),
+            tags,
+        )
+        rows.append(Row(cells, cls))
+    head = (("#",), ("turn",), ("event",), ("result",), ("score",), ("mistakes",))
+    legend = Para(
+        (
+            "Every event, with the player whose turn it was. Claims are highlighted and show the "
+            "score after them; mistake tags link to their explanation.",
+        )
+    )
+    return (legend, Table(head, tuple(rows), align="rlllcl", cls="timeline"))
+
+
+def _result(game: Game, event: Event, n: int) -> tuple[tuple[Inline, ...], str]:
+    """The result cell and the row class."""
+    if isinstance(event, Ask):
+        return ((styled("ok", "yes"),) if event.yes else (styled("bad", "no"),)), ""
+    if isinstance(event, Pass):
+        return (styled("muted", "turn passed"),), ""
+    result = game.step(n).books.get(event.book.name)
+    if result is None or result.event != n:  # a claim a lenient replay could not settle
+        return (styled("bad", "not settled"),), "claim"
+    outcome = _outcome(result.outcome)
+    if result.team is None:
+        return (outcome, ": nobody scores"), "claim"
+    gain = styled(f"t{result.team}", f"team {result.team}")
+    return (outcome, ": ", gain, f" +{result.points}"), "claim"
+
+
+# ---------------------------------------------------------------- card locations
+
+
+def _moment_title(game: Game, at: int) -> tuple[Inline, ...]:
+    events = game.events
+    after = "After the deal" if at == 0 else f"After event {at}"
+    if at < len(events) and isinstance(nxt := events[at], Claim):
+        return (f"{after}, just before ", who(game, nxt.claimant), f" claims {nxt.book.pretty}")
+    if at == len(events):
+        return (f"{after}, where the record ends",)
+    return (after,)
+
+
+def grid_table(game: Game, holders: Holders, at: int) -> Table:
+    """Cards in play × players: ● the only possible holder, ○ a possible holder, · impossible."""
+    players = game.record.players
+    counts = game.step(at).counts
+    rows: list[Row] = []
+    for book in game.record.rules.deck.books:
+        cards = [c for c in book.cards if c in holders]
+        for i, card in enumerate(cards):
+            marks = tuple((_mark(holders[card], p),) for p in players)
+            first = i == 0
+            label = (book.pretty,) if first else ()
+            rows.append(Row((label, (card.pretty,), *marks), "book-start" if first else ""))
+    known = tuple((str(sum(1 for h in holders.values() if h == (p,))),) for p in players)
+    rows.append(Row(((), ("cards held",), *((str(counts[p]),) for p in players)), "total"))
+    rows.append(Row(((), ("known",), *known), "total"))
+    head = (("book",), ("card",), *((who(game, p),) for p in players))
+    return Table(head, tuple(rows), align="ll" + "c" * len(players), cls="grid")
+
+
+def _mark(holders: tuple[str, ...], player: str) -> Inline:
+    if player not in holders:
+        return styled("x", MARKS["impossible"])
+    return styled("k", MARKS["known"]) if len(holders) == 1 else styled("p", MARKS["possible"])
+
+
+def _grids(game: Game, analysis: Analysis, view: str, moments: list[int]) -> tuple[Block, ...]:
+    seen = "the public" if view == PUBLIC else view
+    intro = Para(
+        (
+            f"Who can hold each card in play, as {seen} sees it: ",
+            styled("k", MARKS["known"]), " known (the only possible holder), ",
+            styled("p", MARKS["possible"]), " possible, ",
+            styled("x", MARKS["impossible"]), " impossible.",
+        )
+    )  # fmt: skip
+    blocks: list[Block] = [intro]
+    if not moments:
+        blocks.append(Para(("No moments to show.",)))
+    for k, at in enumerate(moments):
+        holders = analysis.holders(view, at)
+        parts: list[Block] = [grid_table(game, holders, at)]
+        claims = claimable(game, holders, view)
+        if claims:
+            lines = tuple((*team_label(game, c.team), ": ", c.declaration()) for c in claims)
+            parts.append(Items(lines))
+        blocks.append(Details(_moment_title(game, at), tuple(parts), open=k == 0))
+    return tuple(blocks)
+
+
+# ---------------------------------------------------------------- mistakes
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _mistake_blocks(game: Game, analysis: Analysis, found: MistakeReport) -> tuple[Block, ...]:
+    blocks: list[Block] = []
+    kinds = Counter(m.kind for m in found.mistakes)
+    if found.mistakes:
+        summary = ", ".join(_plural(kinds[k], kind_text(k)) for k in KINDS if kinds[k])
+        blocks.append(Para((strong(_plural(len(found.mistakes), "mistake")), f": {summary}.")))
+    else:
+        blocks.append(Para(("No mistakes found.",)))
+    if found.unjudged:
+        blocks.append(
+            Para(
+                (
+                    "Not judged in their own view (no Hand line): ",
+                    *names(game, found.unjudged),
+                    ". Their wrong claims are listed without saying whether they could have known "
+                    "better, and their missed claims and hopeless asks cannot be seen.",
+                )
+            )
+        )
+    else:
+        everyone = "Every player has a Hand line, so everyone is judged in their own view."
+        blocks.append(Para((everyone,)))
+    if game.violations:
+        broken = game.violations[0].event
+        upto = f"The record breaks the rules at event {broken}; judged to event {analysis.steps}."
+        blocks.append(Para((upto,)))
+    if not found.mistakes:
+        return tuple(blocks)
+    blocks.append(_mistakes_by_player(game, found))
+    rows = []
+    for k, m in enumerate(found.mistakes, start=1):
+        cells = (
+            (anchor(_mistake_id(k)), str(k)),
+            (link(f"#event-{m.event}", str(m.event)),),
+            (who(game, m.player),) if m.player else (),
+            (_tag(m.kind),),
+            (kind_text(m.book),) if m.book else (),
+            (m.why,),
+            (m.cost,),
+        )
+        rows.append(Row(cells))
+    head = (
+        ("#",), ("event",), ("player",), ("kind",), ("book",),
+        ("what they could have known",), ("what it cost",),
+    )  # fmt: skip
+    blocks.append(Table(head, tuple(rows), align="rrllll", cls="mistakes"))
+    return tuple(blocks)
+
+
+def _mistakes_by_player(game: Game, found: MistakeReport) -> Block:
+    counts = Counter((m.player, m.kind) for m in found.mistakes)
+    rows = []
+    for p in game.record.players:
+        cells = tuple((str(counts[(p, k)]) if counts[(p, k)] else "·",) for k in KINDS)
+        total = sum(counts[(p, k)] for k in KINDS)
+        rows.append(Row(((who(game, p),), *cells, (str(total),))))
+    head = (("player",), *((kind_text(k),) for k in KINDS), ("total",))
+    return Table(head, tuple(rows), align="l" + "r" * (len(KINDS) + 1))

@@ -1,0 +1,139 @@
+"""The numbers of one game: a row for the game, a row per player, as plain data and polars tables.
+
+Reports show them for one game; batches gather them over many (in worker processes, so the rows
+are plain dicts). Counting is from the public events, plus the mistakes found by ``tactics``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from .record import Ask, Claim
+from .replay import Game
+from .rules import Outcome
+from .tactics import KINDS, MistakeReport
+
+
+def kind_key(kind: str) -> str:
+    """A mistake kind as a column name: ``missed-claim`` becomes ``missed_claim``."""
+    return kind.replace("-", "_")
+
+
+PLAYER_SCHEMA: dict[str, Any] = {
+    "player": pl.String,
+    "team": pl.Int64,
+    "hand": pl.Boolean,
+    "asks": pl.Int64,
+    "asks_yes": pl.Int64,
+    "ask_rate": pl.Float64,
+    "cards_won": pl.Int64,
+    "cards_lost": pl.Int64,
+    "claims": pl.Int64,
+    "claims_right": pl.Int64,
+    "claims_wrong": pl.Int64,
+    "mistakes": pl.Int64,
+    **{kind_key(k): pl.Int64 for k in KINDS},
+}
+
+
+def player_rows(game: Game, found: MistakeReport) -> list[dict[str, Any]]:
+    """One row per player in seat order (keys of ``PLAYER_SCHEMA``), as plain data.
+
+    Asks answered yes win a card from the target; claims are right or wrong (a forfeited claim
+    is wrong); mistakes are counted in total and by kind.
+    """
+    table = game.record.table
+    rows: dict[str, dict[str, Any]] = {}
+    for p in game.record.players:
+        counts: dict[str, Any] = dict.fromkeys(PLAYER_SCHEMA, 0)
+        counts.update(player=p, team=table.team_of(p), hand=p in game.record.hands)
+        rows[p] = counts
+    for e in game.events:
+        if isinstance(e, Ask):
+            rows[e.asker]["asks"] += 1
+            if e.yes:
+                rows[e.asker]["asks_yes"] += 1
+                rows[e.asker]["cards_won"] += 1
+                rows[e.target]["cards_lost"] += 1
+        elif isinstance(e, Claim):
+            rows[e.claimant]["claims"] += 1
+            rows[e.claimant]["claims_right" if e.correct else "claims_wrong"] += 1
+    for m in found.mistakes:
+        if m.player in rows:
+            rows[m.player]["mistakes"] += 1
+            rows[m.player][kind_key(m.kind)] += 1
+    for r in rows.values():
+        r["ask_rate"] = r["asks_yes"] / r["asks"] if r["asks"] else None
+    return list(rows.values())
+
+
+def player_stats(game: Game, found: MistakeReport) -> pl.DataFrame:
+    """``player_rows`` as a polars table with the columns of ``PLAYER_SCHEMA``."""
+    return pl.DataFrame(player_rows(game, found), schema=PLAYER_SCHEMA, orient="row")
+
+
+def rate_text(part: int, whole: int) -> str:
+    """``12/20 (60%)``, or ``—`` when there is nothing to rate."""
+    return f"{part}/{whole} ({part / whole:.0%})" if whole else "—"
+
+
+GAME_SCHEMA: dict[str, Any] = {
+    "file": pl.String,
+    "title": pl.String,
+    "date": pl.String,
+    "rules": pl.String,
+    "deck": pl.String,
+    "players": pl.Int64,
+    "team1": pl.String,
+    "team2": pl.String,
+    "hands": pl.Int64,
+    "events": pl.Int64,
+    "finished": pl.Boolean,
+    "score1": pl.Int64,
+    "score2": pl.Int64,
+    "winner": pl.Int64,  # 1 or 2; null for a tie or an unfinished game
+    "result": pl.String,  # "team 1", "team 2", "tie" or "unfinished"
+    "claims": pl.Int64,
+    "claims_right": pl.Int64,
+    "claims_wrong": pl.Int64,
+    "forfeited": pl.Int64,
+    "mistakes": pl.Int64,
+    "unjudged": pl.String,  # players without a Hand line, space-separated
+}
+
+
+def game_row(name: str, game: Game, found: MistakeReport) -> dict[str, Any]:
+    """One game's row (keys of ``GAME_SCHEMA``)."""
+    record = game.record
+    a, b = game.final.score
+    winner = game.winner() if game.finished else None
+    result = "tie" if winner is None else f"team {winner}"
+    if not game.finished:
+        result = "unfinished"
+    claims = [e for e in game.events if isinstance(e, Claim)]
+    outcomes = [r.outcome for r in game.final.books.values()]
+    return {
+        "file": name,
+        "title": record.info.get("Title"),
+        "date": record.info.get("Date"),
+        "rules": record.rules.rule_set.value,
+        "deck": record.rules.deck_kind.value,
+        "players": len(record.players),
+        "team1": " ".join(record.table.teams[0]),
+        "team2": " ".join(record.table.teams[1]),
+        "hands": len(record.hands),
+        "events": len(game.events),
+        "finished": game.finished,
+        "score1": a,
+        "score2": b,
+        "winner": winner,
+        "result": result,
+        "claims": len(claims),
+        "claims_right": sum(1 for c in claims if c.correct),
+        "claims_wrong": sum(1 for c in claims if not c.correct),
+        "forfeited": outcomes.count(Outcome.FORFEITED),
+        "mistakes": len(found.mistakes),
+        "unjudged": " ".join(found.unjudged),
+    }

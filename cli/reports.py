@@ -1,0 +1,96 @@
+"""Report commands: a post-game report of one record, and a batch summary of a folder of records.
+
+``analyzer.report`` and ``analyzer.batch`` are imported inside the commands: matplotlib and
+polars take a while to load, and every other command would pay for them.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from analyzer.knowledge import PUBLIC
+
+from .common import AS_HELP, check_view, err, handles_errors, load_game, out
+
+RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
+
+
+def register(app: typer.Typer) -> None:
+    app.command("report")(report_cmd)
+    app.command("batch")(batch_cmd)
+
+
+@handles_errors
+def report_cmd(
+    path: RecordArg,
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", help="Folder to write the report into.")
+    ] = Path("reports"),
+    view: Annotated[str, typer.Option("--as", help=AS_HELP + " Used for the card grids.")] = PUBLIC,
+    moments: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--moment",
+            help="Show the card grid after this many events (repeat for more); "
+            "default: just before each claim.",
+        ),
+    ] = None,
+) -> None:
+    """Write a post-game report: an HTML page and its Markdown twin with charts (SVG).
+
+    Prints the paths written. Exit 1 when the record breaks the rules or contradicts itself,
+    2 when it cannot be read.
+    """
+    from analyzer.report import write_report
+
+    game = load_game(path)
+    files = write_report(game, out_dir, check_view(game, view), moments or None)
+    for written in files.paths:
+        out.print(str(written))
+
+
+@handles_errors
+def batch_cmd(
+    folder: Annotated[Path, typer.Argument(help="A folder of records (*.fish, *.json).")],
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", help="Folder for the tables and the summary.")
+    ],
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", "-j", min=1, help="Worker processes (default: one per core)."),
+    ] = None,
+) -> None:
+    """Analyze every record in a folder: per-game and per-player tables and a summary page.
+
+    A record that fails is listed with its error and the others still run. Exit 0 when at
+    least one record was analyzed (the failures are counted on stderr), 1 when every record
+    failed, 2 when the folder is missing or holds no record.
+    """
+    from analyzer.batch import run_batch
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task("analyzing", total=None)
+
+        def progress(done: int, total: int, name: str) -> None:
+            bar.update(task, completed=done, total=total, description=f"analyzing {name}")
+
+        result = run_batch(folder, out_dir, workers, progress)
+    for written in result.files:
+        out.print(str(written))
+    for message in result.failures.get_column("message").to_list():
+        sys.stderr.write(f"{message}\n")
+    analyzed = result.total - result.failed
+    err.print(f"{analyzed} of {result.total} records analyzed, {result.failed} failed")
+    if result.failed == result.total:
+        raise typer.Exit(1)

@@ -1,0 +1,42 @@
+"""Regenerate the golden report files the tests compare against, and the sample report.
+
+Run after a deliberate change to reports (or to the analysis they show), then read the diff of
+``tests/golden/`` and ``reports/`` before committing:
+
+    /work/venv/bin/python scripts/regen_golden.py
+
+The cases live in ``tests/test_report.py`` (``GOLDEN``), so the test and this script agree.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from analyzer.record import load  # noqa: E402
+from analyzer.replay import replay  # noqa: E402
+from analyzer.report import write_report  # noqa: E402
+from tests.test_report import DATA, GOLDEN, GOLDEN_DIR, golden_markdown  # noqa: E402
+
+# The sample report committed under reports/: for now the shared simulated record g201 (a copy
+# of /work/shared/testdata/g201.fish); point this at a record in sample_logs/ to replace it.
+SAMPLE = DATA / "shared" / "g201.fish"
+
+
+def main() -> None:
+    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+    for name, (record, view) in GOLDEN.items():
+        path = GOLDEN_DIR / name
+        with path.open("w", encoding="utf-8", newline="\n") as f:
+            f.write(golden_markdown(record, view))
+        print(path.relative_to(ROOT))
+    files = write_report(replay(load(SAMPLE)), ROOT / "reports")
+    for written in files.paths:
+        print(written.relative_to(ROOT))
+
+
+if __name__ == "__main__":
+    main()

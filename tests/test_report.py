@@ -1,0 +1,383 @@
+"""Post-game reports, batch summaries and their commands.
+
+The Markdown of two reports is compared byte for byte with golden files; after a deliberate
+change, ``scripts/regen_golden.py`` rewrites them (and the sample report under ``reports/``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import polars as pl
+import pytest
+from markdown_it import MarkdownIt
+from typer.testing import CliRunner
+
+from analyzer import record_json
+from analyzer.batch import BatchResult, run_batch
+from analyzer.errors import UsageError
+from analyzer.record import dumps, load, loads
+from analyzer.replay import replay
+from analyzer.report import Report, build_report, write_report
+from analyzer.simulate import simulate
+from cli.main import app
+
+TESTS = Path(__file__).resolve().parent
+DATA = TESTS / "data"
+GOLDEN_DIR = TESTS / "golden"
+# golden file -> (record in tests/data, view of the grids). shared/g201.fish is a whole simulated
+# game with every hand; markup.fish is its start with two hands and markup in the title, an X-
+# field and comments.
+GOLDEN = {
+    "g201.md": ("shared/g201.fish", "public"),
+    "markup.md": ("markup.fish", "Anna"),
+}
+PLAYERS = ("Anna", "Ben", "Cara", "Dev", "Eli", "Fay")
+
+
+@functools.cache
+def report_of(record: str, view: str = "public") -> Report:
+    """The report of a record in tests/data, built once per test session."""
+    return build_report(replay(load(DATA / record)), view)
+
+
+def golden_markdown(record: str, view: str) -> str:
+    return report_of(record, view).markdown()
+
+
+@pytest.fixture(scope="module")
+def g201() -> tuple[str, str]:
+    report = report_of("shared/g201.fish")
+    return report.html(), report.markdown()
+
+
+@pytest.fixture(scope="module")
+def markup() -> tuple[str, str]:
+    report = report_of("markup.fish", "Anna")
+    return report.html(), report.markdown()
+
+
+# ---------------------------------------------------------------- golden Markdown
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_markdown_matches_golden(name: str) -> None:
+    record, view = GOLDEN[name]
+    expected = (GOLDEN_DIR / name).read_text(encoding="utf-8")
+    assert golden_markdown(record, view) == expected, "run scripts/regen_golden.py and read the diff"
+
+
+def test_files_are_named_after_the_record_and_deterministic(tmp_path: Path) -> None:
+    game = replay(load(DATA / "markup.fish"))
+    first = write_report(game, tmp_path / "a")
+    second = write_report(replay(load(DATA / "markup.fish")), tmp_path / "b")
+    assert [p.name for p in first.paths] == ["markup.html", "markup.md", "markup-known.svg", "markup-score.svg"]
+    for a, b in zip(first.paths, second.paths, strict=True):
+        assert a.read_bytes() == b.read_bytes(), a.name
+    md = first.markdown.read_text(encoding="utf-8")
+    for chart in first.charts:
+        assert f"]({chart.name})" in md
+        svg = chart.read_text(encoding="utf-8")
+        assert svg.startswith("<?xml") and "<dc:date>" not in svg
+
+
+def test_chart_links_survive_a_file_name_with_a_space(tmp_path: Path) -> None:
+    path = tmp_path / "friday night.fish"
+    shutil.copy(DATA / "markup.fish", path)
+    files = write_report(replay(load(path)), tmp_path / "out")
+    assert files.charts[0].name == "friday night-known.svg"
+    assert "](friday%20night-known.svg)" in files.markdown.read_text(encoding="utf-8")
+    assert 'id="chart-friday-night-known"' in files.html.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- the page
+
+
+def test_html_has_score_players_books_and_mistakes(g201: tuple[str, str]) -> None:
+    html, _ = g201
+    assert "4–4" in html and "tie" in html
+    for p in PLAYERS:
+        assert f'<span class="t1">{p}</span>' in html or f'<span class="t2">{p}</span>' in html
+    for book in ("low spades", "high clubs"):
+        assert book in html
+    assert "79 mistakes" in html
+    assert 'id="mistake-1"' in html and 'href="#mistake-1"' in html
+    assert 'id="event-116"' in html and 'href="#event-116"' in html
+    assert "Every player has a Hand line" in html
+    assert '<span class="card red">4♥</span>' in html
+    assert html.count("<details") == 8  # a grid before each of the 8 claims
+
+
+def test_html_is_self_contained(g201: tuple[str, str]) -> None:
+    html, _ = g201
+    assert "<script" not in html
+    assert "<link" not in html and "@import" not in html
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)
+    assert html.count("<svg") == 2
+    assert "Content-Security-Policy" in html
+    ids = re.findall(r'\sid="([^"]+)"', html)
+    assert len(ids) == len(set(ids)), "ids are unique, the two charts' included"
+    refs = set(re.findall(r"url\(#([^)]+)\)", html)) | set(re.findall(r'href="#([^"]+)"', html))
+    assert refs <= set(ids), sorted(refs - set(ids))
+
+
+def test_record_text_is_escaped_in_html(markup: tuple[str, str]) -> None:
+    html, _ = markup
+    assert "<script" not in html and "<img" not in html and "<b>" not in html
+    assert "&lt;script&gt;alert(&quot;title&quot;)&lt;/script&gt; &amp; &lt;b&gt;friends&lt;/b&gt;" in html
+    assert "&lt;script&gt;alert(&quot;comment&quot;)&lt;/script&gt;" in html
+    assert "&lt;img src=x onerror=&quot;alert(&#x27;x-field&#x27;)&quot;&gt;" in html
+    assert "&lt;b&gt;opening&lt;/b&gt; [link](http://example.com)" in html
+
+
+def test_record_text_is_escaped_in_markdown(markup: tuple[str, str]) -> None:
+    _, md = markup
+    assert md.startswith("# \\<script\\>alert(\"title\")\\</script\\> \\& \\<b\\>friends\\</b\\>\n")
+    assert not re.search(r"(?<!\\)<(script|img)", md)
+    rendered = MarkdownIt("commonmark").enable("table").render(md)  # as a Markdown viewer would
+    assert "<script" not in rendered and "<img src=x" not in rendered and "<b>" not in rendered
+    assert "&lt;script&gt;alert(&quot;comment&quot;)&lt;/script&gt;" in rendered
+    assert "<td>Anna asks Dev for 4♥  # a | pipe &amp; <code>" not in rendered
+    assert "a | pipe &amp; `code`</td>" in rendered
+    assert "a \\| pipe \\& \\`code\\`" in md  # a pipe in a comment does not break the table
+    assert "\\[link\\](http://example.com) \\_under\\_" in md
+
+
+def test_unfinished_record_partial_hands_and_a_player_view(markup: tuple[str, str]) -> None:
+    html, md = markup
+    assert "1–0" in md and "so far: unfinished, the record stops after 14 events" in md
+    assert "Score:** 1–0 so far" in md
+    assert "Not judged in their own view (no Hand line): Ben, Eli, Cara, Fay" in md
+    assert "grids as Anna sees them" in md
+    assert "After event 10, just before Anna claims low hearts" in md
+    assert "After event 14, where the record ends" in md
+    assert "still in play" in md
+    assert "(no Hand line)" in html
+
+
+def test_moments_and_views_are_checked() -> None:
+    game = replay(load(DATA / "markup.fish"))
+    md = build_report(game, moments=[0, 3, 3]).markdown()
+    assert md.count("After the deal") == 1 and "After event 3**" in md
+    with pytest.raises(UsageError, match="moment 15 is out of range"):
+        build_report(game, moments=[15])
+    with pytest.raises(UsageError, match="Ben has no Hand line"):
+        build_report(game, "Ben")
+
+
+def test_lenient_replay_with_a_rule_break_is_reported_up_to_it() -> None:
+    text = (DATA / "markup.fish").read_text(encoding="utf-8")
+    text = text.replace("12. Anna asks Eli for KS: no", "12. Anna asks Ben for KS: no")
+    game = replay(loads(text, "broken.fish"), lenient=True)
+    md = build_report(game).markdown()
+    assert "the record breaks the rules at event 12" in md
+    assert "rule break" in md
+
+
+def test_a_winner_is_named() -> None:
+    games = (replay(simulate(players=4, seed=seed)) for seed in range(1, 30))
+    game = next(g for g in games if g.winner() is not None)
+    a, b = game.final.score
+    winner = 1 if a > b else 2
+    team = ", ".join(game.record.table.teams[winner - 1])
+    assert f"{a}–{b} team {winner} ({team}) wins" in build_report(game).markdown()
+
+
+# ---------------------------------------------------------------- batch
+
+
+BROKEN = "Title: broken\nTeams: A B vs C D\n\n1. A asks C for 7S: maybe\n"
+RULE_BREAK = "Teams: A B vs C D\n\n1. A asks B for 7S: yes\n"
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three simulated games (one in the JSON form), a malformed record and one against the rules."""
+    folder = tmp_path_factory.mktemp("records")
+    for seed in (1, 2):
+        (folder / f"sim{seed}.fish").write_text(dumps(simulate(players=6, seed=seed)), encoding="utf-8")
+    (folder / "sim3.json").write_text(record_json.dumps(simulate(players=6, seed=3)), encoding="utf-8")
+    (folder / "broken.fish").write_text(BROKEN, encoding="utf-8")
+    (folder / "rule.fish").write_text(RULE_BREAK, encoding="utf-8")
+    (folder / "notes.txt").write_text("not a record", encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def batch(records: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[BatchResult, Path, list[tuple[int, int, str]]]:
+    """The batch of ``records`` in two worker processes, its output folder and the progress calls."""
+    out = tmp_path_factory.mktemp("batch")
+    calls: list[tuple[int, int, str]] = []
+    result = run_batch(records, out, workers=2, progress=lambda d, t, n: calls.append((d, t, n)))
+    return result, out, calls
+
+
+def test_batch_analyzes_the_good_and_lists_the_failed(
+    records: Path, batch: tuple[BatchResult, Path, list[tuple[int, int, str]]]
+) -> None:
+    result, out, calls = batch
+    assert result.total == 5 and result.failed == 2
+    assert result.games.get_column("file").to_list() == ["sim1.fish", "sim2.fish", "sim3.json"]
+    assert result.players.height == 18
+    assert result.players.get_column("file").to_list()[:6] == ["sim1.fish"] * 6
+    assert sorted(d for d, _, _ in calls) == [1, 2, 3, 4, 5] and {t for _, t, _ in calls} == {5}
+    failures = result.failures.to_dicts()
+    assert [f["file"] for f in failures] == ["broken.fish", "rule.fish"]
+    assert [f["exit_code"] for f in failures] == [2, 1]
+    assert failures[0]["message"] == (
+        f"{records / 'broken.fish'}:4: cannot read this ask: write 'ASKER asks TARGET for CARD: yes' (or ': no')"
+    )
+    assert failures[1]["message"].startswith(f"{records / 'rule.fish'}:3: A asks a teammate")
+    for stem, frame in (("games", result.games), ("players", result.players), ("failures", result.failures)):
+        assert pl.read_parquet(out / f"{stem}.parquet").equals(frame)
+        assert pl.read_csv(out / f"{stem}.csv").columns == frame.columns
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert "5 records in" in summary and "3 analyzed, 2 failed" in summary
+    assert "broken.fish | garbled | 2 |" in summary and "rule.fish | ask-teammate | 1 |" in summary
+    for section in ("Wins by team", "Claim accuracy", "Mistakes per player per game", "Games", "Failures"):
+        assert f"## {section}<a id=" in summary
+    html = (out / "summary.html").read_text(encoding="utf-8")
+    assert "<script" not in html and "A asks a teammate (B)" in html
+
+
+def test_batch_output_does_not_depend_on_workers(
+    records: Path, batch: tuple[BatchResult, Path, list[tuple[int, int, str]]], tmp_path: Path
+) -> None:
+    two, out, _ = batch
+    one = run_batch(records, tmp_path, workers=1)
+    assert one.games.equals(two.games) and one.players.equals(two.players)
+    assert one.failures.equals(two.failures)
+    for name in ("summary.md", "summary.html", "games.csv", "players.csv", "failures.csv"):
+        assert (tmp_path / name).read_bytes() == (out / name).read_bytes(), name
+
+
+def test_batch_of_nothing_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="no records to analyze"):
+        run_batch(tmp_path, tmp_path / "out")
+    with pytest.raises(UsageError, match="not a folder"):
+        run_batch(tmp_path / "missing", tmp_path / "out")
+
+
+# ---------------------------------------------------------------- commands
+
+runner = CliRunner()
+
+
+def test_cli_report_writes_and_prints_the_paths(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["report", str(DATA / "markup.fish"), "--out", str(tmp_path), "--as", "anna"])
+    assert result.exit_code == 0, result.output
+    names = [Path(line).name for line in result.stdout.splitlines()]
+    assert names == ["markup.html", "markup.md", "markup-known.svg", "markup-score.svg"]
+    assert "grids as Anna sees them" in (tmp_path / "markup.md").read_text(encoding="utf-8")
+
+
+def test_cli_report_default_folder_and_moments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["report", str(DATA / "markup.fish"), "--moment", "2"])
+    assert result.exit_code == 0, result.output
+    md = (tmp_path / "reports" / "markup.md").read_text(encoding="utf-8")
+    assert "After event 2**" in md and "just before" not in md
+
+
+@pytest.mark.parametrize(
+    ("text", "args", "code", "message"),
+    [
+        (RULE_BREAK, [], 1, "rule.fish:3: A asks a teammate"),
+        (BROKEN, [], 2, "rule.fish:4: cannot read this ask"),
+        (None, ["--as", "Ben"], 2, "Ben has no Hand line"),
+        (None, ["--moment", "99"], 2, "moment 99 is out of range"),
+    ],
+)
+def test_cli_report_errors(tmp_path: Path, text: str | None, args: list[str], code: int, message: str) -> None:
+    path = tmp_path / "rule.fish"
+    if text is None:
+        shutil.copy(DATA / "markup.fish", path)
+    else:
+        path.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["report", str(path), "--out", str(tmp_path / "out"), *args])
+    assert result.exit_code == code
+    assert message in result.stderr
+    assert result.stdout == ""
+
+
+def test_cli_report_of_a_missing_file(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["report", str(tmp_path / "nope.fish")])
+    assert result.exit_code == 2 and "no such file" in result.stderr
+
+
+def test_cli_batch_counts_failures_and_exits_0(records: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["batch", str(records), "--out", str(tmp_path), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert [Path(p).name for p in result.stdout.splitlines()] == [
+        "games.parquet", "games.csv", "players.parquet", "players.csv",
+        "failures.parquet", "failures.csv", "summary.html", "summary.md",
+    ]  # fmt: skip
+    assert "3 of 5 records analyzed, 2 failed" in result.stderr
+    assert "broken.fish:4: cannot read this ask" in result.stderr
+
+
+def test_cli_batch_exits_1_when_every_record_fails(tmp_path: Path) -> None:
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.fish").write_text(BROKEN, encoding="utf-8")
+    (tmp_path / "in" / "b.fish").write_text(RULE_BREAK, encoding="utf-8")
+    result = runner.invoke(app, ["batch", str(tmp_path / "in"), "--out", str(tmp_path / "out"), "-j", "1"])
+    assert result.exit_code == 1
+    assert "0 of 2 records analyzed, 2 failed" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--workers", "0"], "--workers"),
+        ([], "no records to analyze"),
+    ],
+)
+def test_cli_batch_usage_errors(tmp_path: Path, args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["batch", str(tmp_path), "--out", str(tmp_path / "out"), *args])
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+# ---------------------------------------------------------------- a real browser
+
+
+def find_chromium() -> str | None:
+    for name in ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("record", ["shared/g201.fish", "markup.fish"])
+def test_page_renders_in_headless_chromium(record: str, tmp_path: Path) -> None:
+    chromium = find_chromium()
+    if chromium is None:
+        pytest.skip("no chromium binary found (/usr/bin/chromium, chromium, chromium-browser, google-chrome)")
+    report = report_of(record)
+    page = tmp_path / f"{report.stem}.html"
+    page.write_text(report.html(), encoding="utf-8")
+    game = replay(load(DATA / record))
+    command = [
+        chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}", "--enable-logging=stderr", "--v=0",
+        "--dump-dom", page.as_uri(),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    dom = done.stdout
+    a, b = game.final.score
+    assert f'<span class="score">{a}–{b}</span>' in dom
+    for p in game.record.players:
+        assert f">{p}</span>" in dom
+    assert dom.count("<svg") == 2 and 'id="mistakes"' in dom
+    assert "<script" not in dom  # the escaped markup stayed text
+    console = [line for line in done.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+    assert console == [], console
+    assert "Refused to" not in done.stderr  # nothing the page asked for was blocked
