@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from .cards import Card
 from .knowledge import Position, Requirement
+from .wording import either, plural
 
 Slot = tuple[str, str]  # (player, book name) for a reserved slot, (player, "") for general ones
 ClassKey = tuple[str, tuple[str, ...]]  # (book name if it has reserved slots, else ""; allowed players)
@@ -80,10 +81,7 @@ def _flow_problem(
         general = pos.slots[p] - len(required[p])
         if general < 0:
             books = ", ".join(f"{r.book.name} (event {r.event})" for r in required[p])
-            raise NoFit(
-                f"{p} must hold a card of each of {books}, but has only {pos.slots[p]} unseen "
-                f"card{'s' if pos.slots[p] != 1 else ''}"
-            )
+            raise NoFit(f"{p} must hold a card of each of {books}, but has only {plural(pos.slots[p], 'unseen card')}")
         if general:
             capacity[(p, "")] = general
         for r in required[p]:
@@ -199,14 +197,8 @@ def _explain(stuck: set[ClassKey], slots: set[Slot], size: dict[ClassKey, int], 
     space = sum(room[q] for q in slots)
     names = list(dict.fromkeys(p for key in sorted(stuck) for p in key[1]))
     books = sorted({key[0] for key in stuck if key[0]})
-    if not names:
-        who = "nobody"
-    elif len(names) == 1:
-        who = names[0]
-    else:
-        who = ", ".join(names[:-1]) + " or " + names[-1]
     owed = f" (counting the cards they owe to {', '.join(books)})" if books else ""
-    return f"{cards} unseen card{'s' if cards != 1 else ''} can only be with {who}, who have room for {space}{owed}"
+    return f"{plural(cards, 'unseen card')} can only be with {either(names)}, who have room for {space}{owed}"
 
 
 def strong_components(succ: dict[Hashable, list[Hashable]]) -> dict[Hashable, int]:

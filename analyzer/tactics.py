@@ -16,6 +16,7 @@ from .knowledge import PUBLIC
 from .record import Ask, Claim
 from .replay import Game, Step
 from .rules import Outcome
+from .wording import either
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,7 @@ def _seen(holders: Holders, book: Book) -> dict[str, list[str]]:
 def _where(holders: Holders, book: Book) -> str:
     parts = []
     for c, h in book_holders(holders, book).items():
-        parts.append(f"{c.pretty} {h[0]}" if len(h) == 1 else f"{c.pretty} {' or '.join(h)}")
+        parts.append(f"{c.pretty} {either(h)}")
     return ", ".join(parts)
 
 
@@ -344,7 +345,7 @@ def _asks(analysis: Analysis) -> list[Mistake]:
                 continue
             if game.record.rules.bluffing and card_holders == (e.asker,):
                 continue  # a deliberate bluff for a card the asker holds
-            where = " or ".join(card_holders) if card_holders else "nobody"
+            where = either(card_holders)
             book = game.record.rules.deck.book_of(e.card)
             out.append(
                 Mistake(

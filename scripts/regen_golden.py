@@ -19,11 +19,10 @@ sys.path.insert(0, str(ROOT))
 from analyzer.record import load  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
 from analyzer.report import write_report  # noqa: E402
-from tests.test_report import DATA, GOLDEN, GOLDEN_DIR, golden_markdown  # noqa: E402
+from tests.test_report import GOLDEN, GOLDEN_DIR, golden_markdown  # noqa: E402
 
-# The sample report committed under reports/: for now the shared simulated record g201 (a copy
-# of /work/shared/testdata/g201.fish); point this at a record in sample_logs/ to replace it.
-SAMPLE = DATA / "shared" / "g201.fish"
+# The sample report committed under reports/ and linked from the README: a whole simulated game.
+SAMPLE = ROOT / "sample_logs" / "simulated-game.fish"
 
 
 def main() -> None:
