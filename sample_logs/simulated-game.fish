@@ -9,6 +9,7 @@ Hand Eli: 9S 10H KH 5D 10D 5C 10C KC
 Hand Cara: 2S JS KS 3H 7H 9D QD JC
 Hand Fay: 7S AH 6D 2C 3C 6C 7C AC
 
+# Simulated by `halfsuit simulate --seed 16`; the comments mark what `halfsuit mistakes` finds.
 1. Anna asks Dev for 7H: no
 2. Dev asks Cara for 6D: no
 3. Cara asks Fay for 2H: no
@@ -103,8 +104,8 @@ Hand Fay: 7S AH 6D 2C 3C 6C 7C AC
 92. Cara asks Fay for AC: yes
 93. Cara asks Eli for KD: no
 94. Eli asks Cara for 2C: no
-95. Cara asks Dev for AD: no
-96. Dev asks Anna for 7H: yes
+95. Cara asks Dev for AD: no  # Cara asks Dev and fails, though Dev can take low hearts given the turn
+96. Dev asks Anna for 7H: yes  # Dev could claim high spades here (Eli holds 9S and JS); the team later forfeits it
 97. Dev asks Anna for 2H: yes
 98. Dev asks Anna for 3H: yes
 99. Dev asks Anna for 4H: yes
@@ -113,7 +114,7 @@ Hand Fay: 7S AH 6D 2C 3C 6C 7C AC
 102. Fay asks Cara for 4C: no
 103. Cara asks Dev for 9C: no
 104. Dev asks Ben for 6H: yes
-105. Dev claims low-hearts: Dev 2H 3H 4H 5H 6H 7H: correct
+105. Dev claims low-hearts: Dev 2H 3H 4H 5H 6H 7H: correct  # Dev takes low hearts: the lockout Cara broke
 106. Dev asks Ben for 9S: no
 107. Ben asks Eli for 9H: yes
 108. Ben asks Eli for AH: yes
