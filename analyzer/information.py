@@ -11,6 +11,7 @@ view, so they add up to the whole information of the ask.
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
 from .knowledge import PUBLIC, Position, Requirement, ViewTracker
@@ -60,19 +61,38 @@ def bits(before: int, after: int) -> float:
     return math.log2(before / after)
 
 
+def signature(pos: Position) -> Hashable:
+    """What the deal count of a position depends on: equal signatures, equal counts."""
+    return (
+        tuple(sorted((c.code, ps) for c, ps in pos.allowed.items())),
+        tuple(sorted(pos.slots.items())),
+        tuple(sorted((r.player, tuple(sorted(c.code for c in r.cards))) for r in pos.at_least)),
+        tuple(sorted((r.player, tuple(sorted(c.code for c in r.cards))) for r in pos.not_all)),
+    )
+
+
 def ask_information(game: Game, upto: int | None = None) -> list[AskInformation]:
     """Given-away and gained bits of every ask up to ``upto``, in the public view."""
     last = len(game.events) if upto is None else upto
     tracker = ViewTracker(game, PUBLIC)
     bluffing = game.record.rules.bluffing
+    counted: dict[Hashable, int] = {}
+
+    def count(pos: Position) -> int:
+        # Many events leave the hidden part of the public view as it was (a known card moving).
+        key = signature(pos)
+        if key not in counted:
+            counted[key] = count_deals(pos)
+        return counted[key]
+
     found = []
     before_pos = tracker.position(0)
-    before = count_deals(before_pos)
+    before = count(before_pos)
     for i, e in enumerate(game.events[:last], start=1):
         after_pos = tracker.position(i)
-        after = count_deals(after_pos)
+        after = count(after_pos)
         if isinstance(e, Ask):
-            middle = count_deals(asker_side(before_pos, e, bluffing))
+            middle = count(asker_side(before_pos, e, bluffing))
             found.append(AskInformation(i, e.asker, e.target, bits(before, middle), bits(middle, after)))
         before_pos, before = after_pos, after
     return found

@@ -315,6 +315,9 @@ table.grid tr.book-start td { border-top: 2px solid #cbd5e1; }
 .k { color: var(--known); font-weight: 700; }
 .p { color: var(--possible); }
 .x { color: #94a3b8; }
+.o1, .o2, .o3, .o4, .o5 { display: inline-block; min-width: 2.6em; border-radius: 4px; color: #78350f; }
+.o1 { background: #fffbeb; } .o2 { background: #fef3c7; } .o3 { background: #fde68a; }
+.o4 { background: #fcd34d; } .o5 { background: #f59e0b; color: #fff; }
 figure { margin: .5rem 0 1.25rem; }
 figure svg { width: 100%; max-width: 960px; height: auto; display: block; }
 figcaption { color: var(--muted); font-size: .9rem; }

@@ -12,12 +12,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 from .analysis import Analysis, Holders, analyze
+from .cards import Card
 from .charts import known_chart, score_chart
 from .errors import UsageError
-from .knowledge import PUBLIC, resolve_view
+from .information import PlayerInformation, ask_information, player_information
+from .knowledge import PUBLIC, ViewTracker, resolve_view
+from .odds import card_odds
 from .record import Ask, Claim, Comment, Event, Holding, Pass
 from .render import (
     Block,
@@ -43,7 +47,7 @@ from .render import (
 from .replay import Game
 from .rules import Outcome, RuleSet
 from .stats import player_stats, rate_text
-from .tactics import KINDS, Mistake, MistakeReport, claimable, mistakes
+from .tactics import KINDS, Mistake, MistakeReport, claimable, mistakes, quote_odds
 
 MARKS = {"known": "●", "possible": "○", "impossible": "·"}
 OUTCOME_TEXT = {
@@ -92,12 +96,13 @@ def write_report(
     view: str = PUBLIC,
     moments: Sequence[int] | None = None,
     analysis: Analysis | None = None,
+    odds: bool = True,
 ) -> ReportFiles:
     """Write ``<stem>.html``, ``<stem>.md`` and ``<stem>-*.svg`` into ``out_dir`` (made if needed).
 
     ``stem`` is the record's file name without extension. See ``build_report`` for the options.
     """
-    report = build_report(game, view, moments, analysis)
+    report = build_report(game, view, moments, analysis, odds)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     charts = tuple(_write(out / chart.file, chart.svg) for chart in report.charts)
@@ -117,6 +122,7 @@ def build_report(
     view: str = PUBLIC,
     moments: Sequence[int] | None = None,
     analysis: Analysis | None = None,
+    odds: bool = True,
 ) -> Report:
     """Build the report of a replayed game.
 
@@ -124,7 +130,9 @@ def build_report(
     ``moments`` are the steps to show them at (default: just before each claim, and the last
     step of an unfinished record). ``analysis`` saves recomputing one already made; it must
     hold the public view and every player with a Hand line. A lenient replay with rule breaks
-    is analyzed up to its last trusted step.
+    is analyzed up to its last trusted step. With ``odds`` (the default) the grids are shaded by
+    exact odds, mistakes quote the odds the player faced, and the players table gives the bits
+    each player's asks gave away and gained.
     """
     record = game.record
     name = resolve_view(record, view)
@@ -132,6 +140,10 @@ def build_report(
         analysis = analyze(game, upto=game.trusted_until)
     steps = _moments(game, analysis.steps, moments)
     found = mistakes(analysis)
+    bits: dict[str, PlayerInformation] | None = None
+    if odds:
+        found = quote_odds(analysis, found)
+        bits = player_information(game, ask_information(game, analysis.steps))
     stem = record.name
     title = record.info.get("Title") or stem
     known = Chart(
@@ -146,10 +158,10 @@ def build_report(
         _subtitle(game, name),
         _banner(game),
         Section("game", "The game", _game_blocks(game, analysis)),
-        Section("players", "Players", (_players_table(game, found),)),
+        Section("players", "Players", (_players_table(game, found, bits), *((BITS_NOTE,) if bits else ()))),
         Section("charts", "Charts", _chart_blocks(game, known, score)),
         Section("timeline", "Timeline", _timeline(game, found)),
-        Section("cards", "Card locations", _grids(game, analysis, name, steps)),
+        Section("cards", "Card locations", _grids(game, analysis, name, steps, odds)),
         Section("mistakes", "Mistakes", _mistake_blocks(game, analysis, found)),
     ]
     return Report(stem, title, tuple(blocks), (known, score))
@@ -312,9 +324,13 @@ def _books_table(game: Game) -> Table:
 # ---------------------------------------------------------------- players
 
 
-def _players_table(game: Game, found: MistakeReport) -> Block:
+def _players_table(game: Game, found: MistakeReport, bits: dict[str, PlayerInformation] | None) -> Block:
     rows = []
     for r in player_stats(game, found).iter_rows(named=True):
+        info: tuple[tuple[Inline, ...], ...] = ()
+        if bits is not None:
+            mine = bits[r["player"]]
+            info = ((f"{mine.given:.1f}",), (f"{mine.gained:.1f}",))
         judged: tuple[Inline, ...] = () if r["hand"] else (styled("muted", " (no Hand line)"),)
         cells = (
             (who(game, r["player"]),),
@@ -325,14 +341,25 @@ def _players_table(game: Game, found: MistakeReport) -> Block:
             (str(r["cards_lost"]),),
             (str(r["claims_right"]),),
             (str(r["claims_wrong"]),),
+            *info,
             (str(r["mistakes"]), *judged),
         )
         rows.append(Row(cells))
+    extra: tuple[tuple[Inline, ...], ...] = (("bits given away",), ("bits gained",)) if bits is not None else ()
     head = (
         ("player",), ("team",), ("asks",), ("answered yes",), ("cards won",), ("cards lost",),
-        ("claims right",), ("claims wrong",), (link("#mistakes", "mistakes"),),
+        ("claims right",), ("claims wrong",), *extra, (link("#mistakes", "mistakes"),),
     )  # fmt: skip
-    return Table(head, tuple(rows), align="lrrrrrrrr")
+    return Table(head, tuple(rows), align="lrrrrrrrr" + "rr" * (bits is not None))
+
+
+BITS_NOTE = Para(
+    (
+        "Bits given away: what a player's asks told the table about their own hand (they hold a card "
+        "of the book, and not the one asked for). Bits gained: what the answers told everyone about "
+        "the opponents asked. Both count fitting deals exactly: log2(deals before / deals after).",
+    )
+)
 
 
 # ---------------------------------------------------------------- charts
@@ -447,15 +474,21 @@ def _moment_title(game: Game, at: int) -> tuple[Inline, ...]:
     return (after,)
 
 
-def grid_table(game: Game, holders: Holders, at: int) -> Table:
-    """Cards in play × players: ● the only possible holder, ○ a possible holder, · impossible."""
+def grid_table(game: Game, holders: Holders, at: int, shares: dict[Card, dict[str, Fraction]] | None = None) -> Table:
+    """Cards in play × players: ● the only possible holder, ○ a possible holder, · impossible.
+
+    With ``shares`` (exact odds) a possible holder shows its odds, shaded by how likely it is.
+    """
     players = game.record.players
     counts = game.step(at).counts
     rows: list[Row] = []
     for book in game.record.rules.deck.books:
         cards = [c for c in book.cards if c in holders]
         for i, card in enumerate(cards):
-            marks = tuple((_mark(holders[card], p),) for p in players)
+            if shares is None:
+                marks = tuple((_mark(holders[card], p),) for p in players)
+            else:
+                marks = tuple((_odds_mark(holders[card], shares[card].get(p, Fraction(0)), p),) for p in players)
             first = i == 0
             label = (book.pretty,) if first else ()
             rows.append(Row((label, (card.pretty,), *marks), "book-start" if first else ""))
@@ -466,28 +499,43 @@ def grid_table(game: Game, holders: Holders, at: int) -> Table:
     return Table(head, tuple(rows), align="ll" + "c" * len(players), cls="grid")
 
 
+def _odds_mark(holders: tuple[str, ...], share: Fraction, player: str) -> Inline:
+    if player not in holders or len(holders) == 1:
+        return _mark(holders, player)
+    shade = min(5, int(share * 5) + 1)  # o1 (under 20%) .. o5 (80% and more)
+    pct = f"{float(share) * 100:.0f}%" if share >= Fraction(1, 100) else "<1%"
+    return styled(f"o{shade}", pct)
+
+
 def _mark(holders: tuple[str, ...], player: str) -> Inline:
     if player not in holders:
         return styled("x", MARKS["impossible"])
     return styled("k", MARKS["known"]) if len(holders) == 1 else styled("p", MARKS["possible"])
 
 
-def _grids(game: Game, analysis: Analysis, view: str, moments: list[int]) -> tuple[Block, ...]:
+def _grids(game: Game, analysis: Analysis, view: str, moments: list[int], odds: bool) -> tuple[Block, ...]:
     seen = "the public" if view == PUBLIC else view
+    possible: tuple[Inline, ...] = (
+        ("the exact odds of a possible holder (shaded by how likely), counting every deal that fits, ",)
+        if odds
+        else (styled("p", MARKS["possible"]), " possible, ")
+    )
     intro = Para(
         (
             f"Who can hold each card in play, as {seen} sees it: ",
             styled("k", MARKS["known"]), " known (the only possible holder), ",
-            styled("p", MARKS["possible"]), " possible, ",
+            *possible,
             styled("x", MARKS["impossible"]), " impossible.",
         )
     )  # fmt: skip
+    tracker = ViewTracker(game, view) if odds else None
     blocks: list[Block] = [intro]
     if not moments:
         blocks.append(Para(("No moments to show.",)))
     for k, at in enumerate(moments):
         holders = analysis.holders(view, at)
-        parts: list[Block] = [grid_table(game, holders, at)]
+        shares = card_odds(tracker.position(at)).cards if tracker is not None else None
+        parts: list[Block] = [grid_table(game, holders, at, shares)]
         claims = claimable(game, holders, view)
         if claims:
             lines = tuple((*team_label(game, c.team), ": ", c.declaration()) for c in claims)
@@ -540,7 +588,7 @@ def _mistake_blocks(game: Game, analysis: Analysis, found: MistakeReport) -> tup
             (who(game, m.player),) if m.player else (),
             (_tag(m.kind),),
             (kind_text(m.book),) if m.book else (),
-            (m.why,),
+            (m.why, *((" — ", em(m.odds)) if m.odds else ())),
             (m.cost,),
         )
         rows.append(Row(cells))

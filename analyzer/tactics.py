@@ -8,14 +8,17 @@ from both sides.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 
 from .analysis import Analysis, Holders, book_holders
 from .cards import Book, Card
-from .knowledge import PUBLIC
+from .knowledge import PUBLIC, Position, ViewTracker
+from .odds import card_odds, count_deals
 from .record import Ask, Claim
 from .replay import Game, Step
 from .rules import Outcome
+from .solver import NoFit
 from .wording import either
 
 
@@ -131,6 +134,7 @@ class Mistake:
     why: str
     cost: str
     known: dict[str, list[str]] = field(default_factory=dict)  # card -> holders in the player's view
+    odds: str | None = None  # the exact odds the player faced, when quoted (see ``quote_odds``)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -141,6 +145,7 @@ class Mistake:
             "why": self.why,
             "cost": self.cost,
             "known": self.known,
+            "odds": self.odds,
         }
 
 
@@ -359,3 +364,62 @@ def _asks(analysis: Analysis) -> list[Mistake]:
                 )
             )
     return out
+
+
+# ---------------------------------------------------------------- odds in the mistakes
+
+
+def odds_text(f: Fraction) -> str:
+    """An exact fraction when it is short, a percentage when it is not."""
+    if f.denominator == 1:
+        return str(f.numerator)
+    if f.denominator < 1000:
+        return f"{f.numerator}/{f.denominator}"
+    return f"{float(f) * 100:.1f}%"
+
+
+def quote_odds(analysis: Analysis, report: MistakeReport) -> MistakeReport:
+    """The same mistakes, each ask and wrong claim quoting the exact odds in the player's own view."""
+    game = analysis.game
+    trackers: dict[str, ViewTracker] = {}
+
+    def position(view: str, at: int) -> Position:
+        if view not in trackers:
+            trackers[view] = ViewTracker(game, view)
+        return trackers[view].position(at)
+
+    quoted = []
+    for m in report.mistakes:
+        e = game.events[m.event - 1] if m.event <= len(game.events) else None
+        text = None
+        if isinstance(e, Ask) and m.kind in ("hopeless-ask", "broken-lockout") and analysis.has_view(e.asker):
+            share = card_odds(position(e.asker, m.event - 1)).cards[e.card]
+            chance = share.get(e.target, Fraction(0))
+            others = sorted(((f, p) for p, f in share.items() if p != e.target), reverse=True)
+            text = f"asked {e.target} for {e.card.pretty} at {odds_text(chance)}"
+            if others and others[0][0] > chance:
+                text += f" while {others[0][1]} held it at {odds_text(others[0][0])}"
+            elif chance > 0:
+                text += ", the best odds anyone had of holding it"
+        elif isinstance(e, Claim) and m.kind == "wrong-claim" and analysis.has_view(e.claimant):
+            text = f"the declared split was right at {odds_text(claim_odds(position(e.claimant, m.event - 1), e))}"
+        quoted.append(replace(m, odds=text) if text else m)
+    return MistakeReport(quoted, report.unjudged)
+
+
+def claim_odds(pos: Position, claim: Claim) -> Fraction:
+    """The odds, in a view, that a claim's declared holders are all right."""
+    said = claim.said_map
+    if any(pos.known.get(c, said.get(c)) != said.get(c) for c in claim.book.cards if c in pos.known):
+        return Fraction(0)
+    narrowed = dict(pos.allowed)
+    for c in claim.book.cards:
+        if c in narrowed:
+            if said.get(c) not in narrowed[c]:
+                return Fraction(0)
+            narrowed[c] = (said[c],)
+    try:
+        right = count_deals(replace(pos, allowed=narrowed))
+    except NoFit:
+        return Fraction(0)
+    return Fraction(right, count_deals(pos))

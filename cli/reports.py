@@ -40,6 +40,9 @@ def report_cmd(
             "default: just before each claim.",
         ),
     ] = None,
+    odds: Annotated[
+        bool, typer.Option(help="Shade grids by exact odds, quote odds in mistakes, count bits per player.")
+    ] = True,
 ) -> None:
     """Write a post-game report: an HTML page and its Markdown twin with charts (SVG).
 
@@ -49,7 +52,7 @@ def report_cmd(
     from analyzer.report import write_report
 
     game = load_game(path)
-    files = write_report(game, out_dir, check_view(game, view), moments or None)
+    files = write_report(game, out_dir, check_view(game, view), moments or None, odds=odds)
     for written in files.paths:
         out.print(str(written))
 

@@ -9,7 +9,7 @@ import typer
 from analyzer.analysis import analyze
 from analyzer.contracts import lockouts_dict, threats_dict
 from analyzer.knowledge import PUBLIC
-from analyzer.tactics import claimable, lockouts, mistakes, threats
+from analyzer.tactics import claimable, lockouts, mistakes, quote_odds, threats
 
 from .common import AT_HELP, JSON_HELP, check_at, err, handles_errors, load_game, out, print_json
 from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg, view_at
@@ -93,7 +93,7 @@ def mistakes_cmd(path: RecordArg, json_out: JsonOpt = False) -> None:
     """Missed claims, wrong claims, broken lockouts, hopeless asks and rule breaks."""
     game = load_game(path, lenient=True)
     result = analyze(game, upto=game.trusted_until)
-    report = mistakes(result)
+    report = quote_odds(result, mistakes(result))
     if report.unjudged:
         err.print(f"not judged in their own view (no Hand line): {', '.join(report.unjudged)}")
     if json_out:
@@ -106,4 +106,6 @@ def mistakes_cmd(path: RecordArg, json_out: JsonOpt = False) -> None:
         book = f" ({m.book.replace('-', ' ')})" if m.book else ""
         out.print(f"[bold]{m.event}.[/bold] {m.player} — [bold red]{m.kind.replace('-', ' ')}[/bold red]{book}")
         out.print(f"    {m.why}")
+        if m.odds:
+            out.print(f"    [dim]odds:[/dim] {m.odds}")
         out.print(f"    [dim]cost:[/dim] {m.cost}")
