@@ -1,0 +1,165 @@
+"""Claimable books, threats, lockouts and mistakes: the rules texts' situations and properties."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from analyzer import record as fish
+from analyzer.analysis import analyze
+from analyzer.cards import DeckKind
+from analyzer.record import Ask, Claim
+from analyzer.replay import Game, replay
+from analyzer.rules import RuleSet
+from analyzer.simulate import simulate
+from analyzer.tactics import claimable, lockouts, may_claim, mistakes, quote_odds, threatened, threats
+
+from .oracle import location_after
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
+
+
+def sample(name: str) -> Game:
+    return replay(fish.load(SAMPLES / f"{name}.fish"))
+
+
+# ------------------------------------------------------------ the rules texts' situations
+
+
+def test_lockout_is_seen_and_its_breaking_reported() -> None:
+    game = sample("lockout")
+    result = analyze(game)
+    found = lockouts(result, 11)
+    assert [lk.book.name for lk in found] == ["low-spades"]
+    assert found[0].threats == {1: ["Anna"], 2: ["Eli"]}
+    assert found[0].avoid(1) == ["Eli"] and found[0].avoid(2) == ["Anna"]
+    broken = [m for m in mistakes(result).mistakes if m.kind == "broken-lockout"]
+    assert [(m.event, m.player, m.book) for m in broken] == [(12, "Ben", "low-spades")]
+    assert "Eli" in broken[0].why and "event 15" in broken[0].cost
+
+
+def test_collect_four_claim_is_claimable_for_the_watching_teammate() -> None:
+    game = sample("collect-four")
+    result = analyze(game)
+    claim_at = next(i for i, e in enumerate(game.events, start=1) if isinstance(e, Claim))
+    claimant = game.events[claim_at - 1].claimant  # type: ignore[union-attr]
+    found = claimable(game, result.holders(claimant, claim_at - 1), claimant)
+    book = game.events[claim_at - 1].book  # type: ignore[union-attr]
+    assert book in [c.book for c in found]
+
+
+def test_stalemate_breaker_kept_at_no_cost_is_not_a_missed_claim() -> None:
+    game = sample("stalemate-breaker")
+    result = analyze(game)
+    held = [
+        at
+        for at in range(len(game.events))
+        if any(c.book.name == "high-diamonds" for c in claimable(game, result.holders("Cara", at), "Cara"))
+    ]
+    assert held, "the team knows the book well before claiming it"
+    assert not [m for m in mistakes(result).mistakes if m.kind == "missed-claim"]
+
+
+def test_a_missed_claim_that_cost_the_book() -> None:
+    game = sample("simulated-game")
+    found = mistakes(analyze(game)).mistakes
+    missed = [(m.event, m.player, m.book) for m in found if m.kind == "missed-claim"]
+    assert (96, "Dev", "high-spades") in missed
+    m = next(m for m in found if m.kind == "missed-claim")
+    assert "forfeited" in m.cost
+
+
+def test_wrong_claims_are_all_listed_and_judged() -> None:
+    game = sample("wrong-claim-opponent")
+    report = quote_odds(analyze(game), mistakes(analyze(game)))
+    wrong = [m for m in report.mistakes if m.kind == "wrong-claim"]
+    failed = [i for i, e in enumerate(game.events, start=1) if isinstance(e, Claim) and not e.correct]
+    assert [m.event for m in wrong] == failed
+    assert all(m.odds and m.odds.startswith("the declared split was right at") for m in wrong)
+
+
+def test_mistakes_say_who_could_not_be_judged() -> None:
+    record = fish.load(SAMPLES / "lockout.fish")
+    record.hands.pop("Ben")
+    result = analyze(replay(record))
+    report = mistakes(result)
+    assert report.unjudged == ["Ben"]
+    assert not [m for m in report.mistakes if m.player == "Ben" and m.kind == "hopeless-ask"]
+    assert threats(result, 11)["Ben"] is None
+
+
+def test_missed_claims_respect_the_rule_set() -> None:
+    for rule_set in RuleSet:
+        for seed in range(6):
+            game = replay(simulate(players=6, rule_set=rule_set, seed=seed))
+            for m in mistakes(analyze(game)).mistakes:
+                if m.kind == "missed-claim":
+                    assert may_claim(game, game.step(m.event - 1), m.player)
+                    if rule_set is RuleSet.LITERATURE:
+                        step = game.step(m.event - 1)
+                        team_out = sum(step.counts[p] for p in game.record.table.teammates(step.turn or m.player)) == 0
+                        assert step.turn == m.player or team_out
+
+
+# ------------------------------------------------------------ properties on simulated games
+
+VARIANTS = [
+    dict(players=6, deck=DeckKind.STANDARD),
+    dict(players=8, deck=DeckKind.JOKERS, rule_set=RuleSet.FISH),
+    dict(players=4, deck=DeckKind.RANKS),
+    dict(players=6, deck=DeckKind.NO_2S, bluffing=True),
+]
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), which=st.integers(0, len(VARIANTS) - 1))
+def test_claimable_books_and_threats_hold_on_the_true_deal(seed: int, which: int) -> None:
+    record = simulate(seed=seed, **VARIANTS[which])  # type: ignore[arg-type]
+    truth = {c: p for p, cards in record.hands.items() for c in cards}
+    game = replay(record)
+    result = analyze(game)
+    for at in range(0, len(game.events) + 1, 3):
+        where = location_after(record, truth, at)
+        for view, va in result.views.items():
+            for c in claimable(game, va.at(at), view):
+                # Claiming these holders on the true deal is correct.
+                assert all(where[card] == holder for card, holder in c.holders.items())
+            if view == "public":
+                continue
+            for book in threatened(game, va.at(at), view):
+                # Every ask for an opponent's card of the book would succeed, and the asker may ask.
+                assert any(where[card] == view for card in book.cards)
+                team = game.record.table.team_of(view)
+                for card in book.cards:
+                    holder = va.at(at)[card][0]
+                    assert where[card] == holder
+                    if game.record.table.team_of(holder) != team:
+                        assert game.step(at).counts[holder] > 0
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000))
+def test_hopeless_asks_always_fail_and_broken_lockouts_fail(seed: int) -> None:
+    game = replay(simulate(players=6, seed=seed))
+    for m in mistakes(analyze(game)).mistakes:
+        e = game.events[m.event - 1]
+        if m.kind in ("hopeless-ask", "broken-lockout"):
+            assert isinstance(e, Ask) and not e.yes
+
+
+@pytest.mark.slow
+def test_tactics_properties_over_many_games() -> None:
+    for seed in range(200):
+        variant = VARIANTS[seed % len(VARIANTS)]
+        record = simulate(seed=seed, **variant)  # type: ignore[arg-type]
+        truth = {c: p for p, cards in record.hands.items() for c in cards}
+        game = replay(record)
+        result = analyze(game)
+        for at in range(len(game.events) + 1):
+            where = location_after(record, truth, at)
+            for view, va in result.views.items():
+                for c in claimable(game, va.at(at), view):
+                    assert all(where[card] == holder for card, holder in c.holders.items())
