@@ -20,7 +20,7 @@ from .odds import Odds, card_odds, count_deals
 from .record import Ask
 from .replay import Game
 from .solver import NoFit, solve
-from .tactics import Claimable
+from .tactics import Claimable, exact_text
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class AskAdvice:
         return {
             "target": self.target,
             "card": self.card.code,
-            "odds": _fraction(self.odds),
+            "odds": exact_text(self.odds),
             "bits_given": round(self.given, 3),
             "warning": self.warning,
         }
@@ -55,8 +55,8 @@ class ClaimAdvice:
         return {
             "book": self.book.name,
             "holders": {c.code: p for c, p in self.holders.items()},
-            "odds_right": _fraction(self.right),
-            "odds_in_team": _fraction(self.in_team),
+            "odds_right": exact_text(self.right),
+            "odds_in_team": exact_text(self.in_team),
             "certain": self.right == 1,
         }
 
@@ -68,10 +68,6 @@ class Advice:
     deals: int
     asks: list[AskAdvice]
     claims: list[ClaimAdvice]
-
-
-def _fraction(f: Fraction) -> str:
-    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
 
 
 def suggest(game: Game, player: str, at: int) -> Advice:

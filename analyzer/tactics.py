@@ -369,6 +369,11 @@ def _asks(analysis: Analysis) -> list[Mistake]:
 # ---------------------------------------------------------------- odds in the mistakes
 
 
+def exact_text(f: Fraction) -> str:
+    """``3/7``, or ``1``: the form of the odds contract."""
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
 def odds_text(f: Fraction) -> str:
     """An exact fraction when it is short, a percentage when it is not."""
     if f.denominator == 1:

@@ -14,8 +14,9 @@ from analyzer.cards import Card, parse_card
 from analyzer.contracts import analysis_dict, player_summary, ruled_out_reasons, state_dict
 from analyzer.errors import UsageError
 from analyzer.knowledge import PUBLIC, Position, ViewTracker
+from analyzer.odds import card_odds
 from analyzer.replay import Game
-from analyzer.tactics import claimable
+from analyzer.tactics import claimable, exact_text, odds_text
 
 from .common import (
     AS_HELP,
@@ -130,6 +131,7 @@ def who_has(
         return
     h = holders[card]
     reasons = ruled_out_reasons(game, pos, card, h)
+    share = card_odds(pos).cards[card]
     if json_out:
         print_json(
             {
@@ -138,6 +140,7 @@ def who_has(
                 "card": card.code,
                 "holders": list(h),
                 "known": len(h) == 1,
+                "odds": {p: exact_text(f) for p, f in share.items()},
                 "ruled_out": reasons,
             }
         )
@@ -147,7 +150,10 @@ def who_has(
         where = f"[bold green]{h[0]}[/bold green]"
         out.print(f"[bold]{card.pretty}[/bold] is with {where} (known, after event {n}, as {who} sees it)")
     else:
-        out.print(f"[bold]{card.pretty}[/bold] can be with {', '.join(h)} (after event {n}, as {who} sees it)")
+        out.print(f"[bold]{card.pretty}[/bold] can be with (after event {n}, as {who} sees it):")
+        for p in h:
+            short = f"  [dim]({odds_text(share[p])})[/dim]" if share[p].denominator < 1000 else ""
+            out.print(f"  [bold]{p}[/bold] {float(share[p]) * 100:5.1f}%{short}")
     for p, why in reasons.items():
         out.print(f"  [dim]not {p}:[/dim] {why}")
 

@@ -13,6 +13,7 @@ from analyzer.advice import suggest as advise
 from analyzer.analysis import solve_position
 from analyzer.knowledge import PUBLIC, ViewTracker
 from analyzer.odds import card_odds
+from analyzer.tactics import exact_text
 
 from .common import AT_HELP, JSON_HELP, check_at, check_view, handles_errors, load_game, out, print_json, team_style
 from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg
@@ -21,10 +22,6 @@ from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg
 def register(app: typer.Typer) -> None:
     app.command()(odds)
     app.command()(suggest)
-
-
-def fraction_text(f: Fraction) -> str:
-    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
 
 
 def shade(f: Fraction) -> Text:
@@ -52,7 +49,7 @@ def odds(path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: Json
                 "at": n,
                 "as": name,
                 "deals": str(result.deals),
-                "cards": {c.code: {p: fraction_text(f) for p, f in share.items()} for c, share in result.cards.items()},
+                "cards": {c.code: {p: exact_text(f) for p, f in share.items()} for c, share in result.cards.items()},
             }
         )
         return
@@ -112,7 +109,7 @@ def suggest(
     for a in advice.asks[:top]:
         pct = f"{float(a.odds) * 100:.1f}%" if 0 < a.odds < 1 else f"{float(a.odds) * 100:.0f}%"
         if 0 < a.odds < 1 and a.odds.denominator < 1000:
-            pct += f" ({fraction_text(a.odds)})"
+            pct += f" ({exact_text(a.odds)})"
         table.add_row(f"ask {a.target} for {a.card.pretty}", pct, f"{a.given:.2f}", a.warning or "")
     out.print(table)
     if len(advice.asks) > top:

@@ -28,16 +28,13 @@ def register(app: typer.Typer) -> None:
 @handles_errors
 def report_cmd(
     path: RecordArg,
-    out_dir: Annotated[
-        Path, typer.Option("--out", "-o", help="Folder to write the report into.")
-    ] = Path("reports"),
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the report into.")] = Path("reports"),
     view: Annotated[str, typer.Option("--as", help=AS_HELP + " Used for the card grids.")] = PUBLIC,
     moments: Annotated[
         list[int] | None,
         typer.Option(
             "--moment",
-            help="Show the card grid after this many events (repeat for more); "
-            "default: just before each claim.",
+            help="Show the card grid after this many events (repeat for more); default: just before each claim.",
         ),
     ] = None,
     odds: Annotated[
@@ -60,9 +57,7 @@ def report_cmd(
 @handles_errors
 def batch_cmd(
     folder: Annotated[Path, typer.Argument(help="A folder of records (*.fish, *.json).")],
-    out_dir: Annotated[
-        Path, typer.Option("--out", "-o", help="Folder for the tables and the summary.")
-    ],
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder for the tables and the summary.")],
     workers: Annotated[
         int | None,
         typer.Option("--workers", "-j", min=1, help="Worker processes (default: one per core)."),
