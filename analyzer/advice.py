@@ -14,9 +14,9 @@ from fractions import Fraction
 
 from .cards import Book, Card
 from .errors import UsageError
-from .information import asker_side, bits
+from .information import asker_side
 from .knowledge import PUBLIC, Position, ViewTracker, resolve_view
-from .odds import Odds, card_odds, count_deals
+from .odds import Odds, card_odds, count_deals, information
 from .record import Ask
 from .replay import Game
 from .solver import NoFit, solve
@@ -106,7 +106,7 @@ def _asks(
             if card not in holders or card in hand:
                 continue
             ask = Ask(player, player, card, False)
-            given = bits(public_deals, count_deals(asker_side(public, ask, record.rules.bluffing)))
+            given = information(public_deals, count_deals(asker_side(public, ask, record.rules.bluffing)))
             for target in record.table.opponents(player):
                 if counts[target] == 0:
                     continue

@@ -10,12 +10,11 @@ view, so they add up to the whole information of the ask.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
 from .knowledge import PUBLIC, Position, Requirement, ViewTracker
-from .odds import count_deals
+from .odds import count_deals, information
 from .record import Ask
 from .replay import Game
 
@@ -57,10 +56,6 @@ def asker_side(pos: Position, ask: Ask, bluffing: bool) -> Position:
     return replace(pos, allowed=allowed, at_least=at_least)
 
 
-def bits(before: int, after: int) -> float:
-    return math.log2(before / after)
-
-
 def signature(pos: Position) -> Hashable:
     """What the deal count of a position depends on: equal signatures, equal counts."""
     return (
@@ -93,7 +88,7 @@ def ask_information(game: Game, upto: int | None = None) -> list[AskInformation]
         after = count(after_pos)
         if isinstance(e, Ask):
             middle = count(asker_side(before_pos, e, bluffing))
-            found.append(AskInformation(i, e.asker, e.target, bits(before, middle), bits(middle, after)))
+            found.append(AskInformation(i, e.asker, e.target, information(before, middle), information(middle, after)))
         before_pos, before = after_pos, after
     return found
 

@@ -21,7 +21,7 @@ from .charts import known_chart, score_chart
 from .errors import UsageError
 from .information import PlayerInformation, ask_information, player_information
 from .knowledge import PUBLIC, ViewTracker, resolve_view
-from .odds import card_odds
+from .odds import TooLarge, card_odds
 from .record import Ask, Claim, Comment, Event, Holding, Pass
 from .render import (
     Block,
@@ -142,8 +142,11 @@ def build_report(
     found = mistakes(analysis)
     bits: dict[str, PlayerInformation] | None = None
     if odds:
-        found = quote_odds(analysis, found)
-        bits = player_information(game, ask_information(game, analysis.steps))
+        try:
+            found = quote_odds(analysis, found)
+            bits = player_information(game, ask_information(game, analysis.steps))
+        except TooLarge:
+            odds = False  # a must-declare game too big to count: the report goes without odds
     stem = record.name
     title = record.info.get("Title") or stem
     known = Chart(
@@ -499,6 +502,15 @@ def grid_table(game: Game, holders: Holders, at: int, shares: dict[Card, dict[st
     return Table(head, tuple(rows), align="ll" + "c" * len(players), cls="grid")
 
 
+def _shares(tracker: ViewTracker | None, at: int) -> dict[Card, dict[str, Fraction]] | None:
+    if tracker is None:
+        return None
+    try:
+        return card_odds(tracker.position(at)).cards
+    except TooLarge:
+        return None
+
+
 def _odds_mark(holders: tuple[str, ...], share: Fraction, player: str) -> Inline:
     if player not in holders or len(holders) == 1:
         return _mark(holders, player)
@@ -534,7 +546,7 @@ def _grids(game: Game, analysis: Analysis, view: str, moments: list[int], odds: 
         blocks.append(Para(("No moments to show.",)))
     for k, at in enumerate(moments):
         holders = analysis.holders(view, at)
-        shares = card_odds(tracker.position(at)).cards if tracker is not None else None
+        shares = _shares(tracker, at)
         parts: list[Block] = [grid_table(game, holders, at, shares)]
         claims = claimable(game, holders, view)
         if claims:

@@ -9,6 +9,7 @@ import typer
 from analyzer.analysis import analyze
 from analyzer.contracts import lockouts_dict, threats_dict
 from analyzer.knowledge import PUBLIC
+from analyzer.odds import TooLarge
 from analyzer.tactics import claimable, lockouts, mistakes, quote_odds, threats
 
 from .common import AT_HELP, JSON_HELP, check_at, err, handles_errors, load_game, out, print_json
@@ -93,7 +94,11 @@ def mistakes_cmd(path: RecordArg, json_out: JsonOpt = False) -> None:
     """Missed claims, wrong claims, broken lockouts, hopeless asks and rule breaks."""
     game = load_game(path, lenient=True)
     result = analyze(game, upto=game.trusted_until)
-    report = quote_odds(result, mistakes(result))
+    report = mistakes(result)
+    try:
+        report = quote_odds(result, report)
+    except TooLarge as exc:
+        err.print(f"odds not quoted: {exc.message}")
     if report.unjudged:
         err.print(f"not judged in their own view (no Hand line): {', '.join(report.unjudged)}")
     if json_out:

@@ -1,0 +1,780 @@
+"""Exact odds of who holds each card in a view, by counting every fitting deal.
+
+Every fitting deal is equally likely, so the odds that card ``c`` is with ``p`` are (deals with
+``c`` at ``p``) / (all deals). Deals are counted, never listed, with a generating function in one
+variable per player: a never-shown card ``c`` contributes the factor ``sum of x_p`` over the
+players allowed it, and the deals are the coefficient of ``prod x_p ** slots[p]`` in the product.
+
+- A book's requirements become signed terms (inclusion-exclusion): "``p`` holds at least one of
+  C" is all deals minus those where ``p`` is ruled out of C; "not all of C" is all deals minus
+  those where every card of C is forced to ``p``. So each term is again a product of card factors.
+- The product is built card by card over a box of exponent vectors, one dimension per *tracked*
+  player. Players come in two kinds, chosen per position to keep the work small (``_plan``):
+  *direct* players count the cards they get (up to their slots); the other players form a
+  *pool* written ``S = sum of their x``: a card allowed to the whole pool contributes ``S``,
+  which needs no dimension, and a pooled player left out of a card contributes ``-x``, counted
+  in its dimension. The number of ``S`` factors follows from the total. Pooled players never
+  singled out (early on, most of them) need no dimension at all: that is the merging of
+  players in the same situation. Everyone but one player direct is the plain count by slots.
+- Cards allowed to everyone and under no requirement (most cards early on) never enter the box:
+  the ways to share them and the ``S`` factors out are a closed multinomial weight per state.
+- Books are taken one at a time, in the order that keeps the box small: before a book the box
+  only holds what the books so far can give, and states from which a direct player can no
+  longer fill its slots are dropped.
+- The odds of a card come from a forward pass (the product of the factors before it) and a
+  backward pass (the ways to complete after it): the deals with ``c`` at ``p`` are the sum over
+  states of forward x backward moved by ``x_p``. Cards that look alike get one sum; pooled
+  players nobody singles out share what is left in proportion to their slots.
+
+All arithmetic is modulo a few primes below 2**31 in numpy arrays (int64, one row per prime),
+and the exact integers come back by the Chinese remainder theorem: there are enough primes for
+their product to exceed the count of deals ignoring every constraint, a bound on every result
+(the odds pass needs only enough for the number of fitting deals).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache, cached_property
+
+import numpy as np
+import numpy.typing as npt
+
+from .cards import Card
+from .errors import HalfsuitError
+from .knowledge import Position
+from .solver import NoFit, solve
+
+Array = npt.NDArray[np.int64]
+
+# Primes below 2**31: a product of two residues fits in 62 bits. A dot product over a box of
+# 2**L states splits one side in pieces of 32 - L bits (at most 16) so no sum overflows int64.
+PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549, 2147483543, 2147483497)
+_REDUCE_AT = 1 << 31  # values stay below p * 2**31 < 2**62 between reductions
+_MAX_STATES = 1 << 21
+_WORTH_PLANNING = 1 << 20  # plan cost (about array element steps) that pays for more plans
+_WORTH_SEARCHING = 1 << 23  # ... and for a search among plans
+
+
+class TooLarge(HalfsuitError):
+    """A view too large to count exactly within the counter's memory bound."""
+
+    code = "too-large"
+
+
+@dataclass(frozen=True)
+class Odds:
+    """Exact odds of every card in play: ``cards[c][p]`` > 0 for exactly the possible holders."""
+
+    deals: int
+    cards: dict[Card, dict[str, Fraction]]
+
+
+def information(before: int, after: int) -> float:
+    """Bits an event gives a view: log2 of the fitting deals before over those after."""
+    return math.log2(before) - math.log2(after)
+
+
+def count_deals(pos: Position) -> int:
+    """The exact number of deals of the never-shown cards that fit ``pos``; NoFit when none."""
+    deals = _Count(pos).run(odds=False)[0]
+    if deals == 0:
+        raise NoFit(_why(pos))
+    return deals
+
+
+def card_odds(pos: Position) -> Odds:
+    """Exact odds of every card in play, players in seat order; NoFit when no deal fits."""
+    count = _Count(pos)
+    deals, at = count.run(odds=True)
+    if deals == 0:
+        raise NoFit(_why(pos))
+    cards: dict[Card, dict[str, Fraction]] = {}
+    for c in pos.in_play:
+        if c in pos.known:
+            cards[c] = {pos.known[c]: Fraction(1)}
+        else:
+            ways = at[c]
+            cards[c] = {p: Fraction(ways[p], deals) for p in pos.players if ways.get(p, 0) > 0}
+    return Odds(deals, cards)
+
+
+def _why(pos: Position) -> str:
+    try:
+        solve(pos)
+    except NoFit as exc:
+        return exc.why
+    return "no deal fits: the requirements on the books cannot all be met at once"
+
+
+# ---------------------------------------------------------------- the model
+
+
+@dataclass
+class _Group:
+    """Cards counted together (a book's cards under requirements, or look-alike loose cards).
+
+    ``terms`` are the inclusion-exclusion terms: a coefficient (+1 or -1 unless terms merged)
+    and each card's allowed players (a bit mask over the players with slots). ``kinds[i]``
+    lists the cards whose odds equal card i's; the first cards are one of each kind.
+    """
+
+    cards: list[Card]
+    terms: list[tuple[int, tuple[int, ...]]]
+    kinds: dict[int, list[Card]] = field(default_factory=dict)
+
+    @cached_property
+    def counts(self) -> list[list[tuple[int, int]]]:
+        """Per term, each distinct mask and how many cards have it."""
+        return [list(Counter(masks).items()) for _, masks in self.terms]
+
+
+class _Model:
+    """The position reduced to players with slots, card masks, groups and free cards."""
+
+    def __init__(self, pos: Position) -> None:
+        self.players = tuple(p for p in pos.players if pos.slots.get(p, 0) > 0)
+        index = {p: i for i, p in enumerate(self.players)}
+        self.slots = [pos.slots[p] for p in self.players]
+        self.everyone = (1 << len(self.players)) - 1
+        self.zero = any(s < 0 for s in pos.slots.values()) or sum(self.slots) != len(pos.allowed)
+        mask: dict[Card, int] = {}
+        for c, ps in pos.allowed.items():
+            mask[c] = sum(1 << index[p] for p in ps if p in index)
+            self.zero = self.zero or mask[c] == 0
+        self.mask = mask
+        # Requirements as (kind, player bit, cards); "at" = at least one, "not" = not all.
+        reqs: list[tuple[str, int, frozenset[Card]]] = []
+        for r in pos.at_least:
+            cards = frozenset(c for c in r.cards if c in mask)
+            bit = 1 << index[r.player] if r.player in index else 0
+            if not any(mask[c] & bit for c in cards):
+                self.zero = True
+            reqs.append(("at", bit, cards))
+        for r in pos.not_all:
+            cards = frozenset(r.cards)
+            bit = 1 << index[r.player] if r.player in index else 0
+            if not cards:
+                self.zero = True
+            elif all(c in mask and mask[c] & bit for c in cards) and len(cards) <= pos.slots[r.player]:
+                reqs.append(("not", bit, cards))
+            # else the player cannot have been dealt them all: the requirement always holds
+        self.groups: list[_Group] = []
+        self.free: list[Card] = []
+        if not self.zero:
+            self._group(pos, reqs)
+
+    def _group(self, pos: Position, reqs: list[tuple[str, int, frozenset[Card]]]) -> None:
+        root: dict[Card, Card] = {c: c for c in self.mask}
+
+        def find(c: Card) -> Card:
+            while root[c] != c:
+                root[c] = root[root[c]]
+                c = root[c]
+            return c
+
+        for _, _, rcards in reqs:
+            first, *rest = sorted(rcards, key=pos.in_play.index)
+            for c in rest:
+                root[find(c)] = find(first)
+        bound: dict[Card, list[tuple[str, int, frozenset[Card]]]] = {}
+        for r in reqs:
+            bound.setdefault(find(next(iter(r[2]))), []).append(r)
+        members: dict[Card, list[Card]] = {}
+        loose: dict[int, list[Card]] = {}
+        for c in pos.unknown:
+            top = find(c)
+            if top in bound:
+                members.setdefault(top, []).append(c)
+            elif self.mask[c] == self.everyone:
+                self.free.append(c)
+            else:
+                loose.setdefault(self.mask[c], []).append(c)
+        for top, same in members.items():
+            self.groups.append(self._book(same, bound[top]))
+        self.zero = not all(g.terms for g in self.groups)  # the terms of a book cancelled out
+        for m, same in loose.items():
+            self.groups.append(_Group(same, [(1, tuple(m for _ in same))], {0: same}))
+
+    def _book(self, cards: list[Card], reqs: list[tuple[str, int, frozenset[Card]]]) -> _Group:
+        """One group with its signed terms; cards alike (same mask and requirements) share odds."""
+        alike: dict[tuple[int, tuple[bool, ...]], list[Card]] = {}
+        for c in cards:
+            alike.setdefault((self.mask[c], tuple(c in r[2] for r in reqs)), []).append(c)
+        order = [same[0] for same in alike.values()]
+        order += [c for same in alike.values() for c in same[1:]]
+        # Every set of requirements taken as broken, with its sign; choosing more requirements
+        # only takes players away from cards, so a set leaving a card to nobody ends its line.
+        terms: dict[tuple[int, ...], int] = {}
+        lines = [(0, tuple(self.mask[c] for c in order), 1)]
+        while lines:
+            j, masks, sign = lines.pop()
+            if j == len(reqs):
+                terms[masks] = terms.get(masks, 0) + sign
+                continue
+            lines.append((j + 1, masks, sign))
+            kind, bit, rcards = reqs[j]
+            keep = ~bit if kind == "at" else bit
+            narrowed = tuple(m & keep if c in rcards else m for c, m in zip(order, masks, strict=True))
+            if all(narrowed):
+                lines.append((j + 1, narrowed, -sign))
+        kept = [(coef, masks) for masks, coef in terms.items() if coef]
+        return _Group(order, kept, {i: same for i, same in enumerate(alike.values())})
+
+
+# ---------------------------------------------------------------- the plan
+
+Factor = tuple[tuple[int, int], ...]  # (sign, dim) terms of a card factor; dim -1 is S
+Terms = list[tuple[int, list[Factor]]]  # (coefficient, factor of each card of the group)
+
+
+class _Box:
+    """Exponent vectors with values ``low[t] .. low[t] + ranges[t] - 1`` in dim t, row-major.
+
+    When there are several dims, each row of the last dim ends in one pad state kept at zero,
+    so that moving the last dim by one is a move by one in memory and never carries over.
+    """
+
+    def __init__(self, low: list[int], high: list[int]) -> None:
+        self.low = low
+        self.high = high
+        self.ranges = ranges = [max(0, h - lo + 1) for lo, h in zip(low, high, strict=True)]
+        self.extents = [*ranges[:-1], ranges[-1] + 1] if len(ranges) > 1 else list(ranges)
+        self.size = math.prod(self.extents)
+        self.last = len(ranges) - 1
+        self.padded = len(ranges) > 1
+        e = self.extents
+        self.views = [(math.prod(e[:t]), e[t], math.prod(e[t + 1 :])) for t in range(len(e))]
+
+    @property
+    def empty(self) -> bool:
+        return 0 in self.ranges
+
+
+class _Plan:
+    """Which players are direct, pooled or tracked; every card factor; the groups' order and boxes.
+
+    A tracked direct player's exponent counts the cards it gets; a tracked pooled player's counts
+    the cards it is singled out of. Between groups the box holds the states the groups so far
+    can reach and the rest can still complete: a direct player must be able to fill its slots
+    from the groups left and the free cards. A pooled player gets room for one more, for a card
+    forced onto it (the odds). A group works in the box from the lower bounds before it to the
+    upper bounds after it. Groups go in the order that keeps that box smallest.
+    """
+
+    def __init__(self, model: _Model, direct: int) -> None:
+        self.model = model
+        self.direct = direct
+        self.pool = pool = model.everyone & ~direct
+        n = len(model.players)
+        masks = {m for g in model.groups for _, ms in g.terms for m in ms}
+        self.by_mask = {m: _factor(m, direct, pool, n) for m in masks}
+        moves = {m: [p for _, p in f if p >= 0] for m, f in self.by_mask.items()}
+        mentioned = direct
+        for ps in moves.values():
+            for p in ps:
+                mentioned |= 1 << p
+        tracked = [p for p in range(n) if mentioned >> p & 1]
+        dim = {p: t for t, p in enumerate(tracked)}
+        d = len(tracked)
+        most: list[list[int]] = []  # per group and dim: the most any term gives it
+        ops: list[int] = []  # per group: array moves of the forward walk
+        for g in model.groups:
+            top = [0] * d
+            work = 0
+            for counts in g.counts:
+                got = [0] * d
+                for m, k in counts:
+                    for p in moves[m]:
+                        got[dim[p]] += k
+                    work += k * len(moves[m])
+                top = [max(x, y) for x, y in zip(top, got, strict=True)]
+            most.append(top)
+            ops.append(work)
+        slots = [model.slots[p] for p in tracked]
+        is_direct = [bool(direct >> p & 1) for p in tracked]
+        total = [sum(m[t] for m in most) for t in range(d)]
+        free = len(model.free)
+
+        def low(so_far: list[int]) -> list[int]:
+            return [max(0, slots[t] - (total[t] - so_far[t]) - free) if is_direct[t] else 0 for t in range(d)]
+
+        def high(so_far: list[int]) -> list[int]:
+            return [min(slots[t], so_far[t] + (0 if is_direct[t] else 1)) for t in range(d)]
+
+        self.tracked = tracked
+        self.dim = dim
+        self.start = _Box([0] * d, [0] * d)
+        self.impossible = any(low([0] * d))
+        so_far = [0] * d
+        left = list(range(len(model.groups)))
+        self.order: list[int] = []
+        self.work: dict[int, _Box] = {}  # the box each group works in
+        self.after: dict[int, _Box] = {}  # the box after each group
+        self.cost = 0
+
+        def size(g: int, so_far: list[int], floor: list[int]) -> int:
+            reach = high([x + y for x, y in zip(so_far, most[g], strict=True)])
+            return math.prod(max(0, h - lo + 1) for lo, h in zip(floor, reach, strict=True))
+
+        while left:
+            floor = low(so_far)
+            best = min(left, key=lambda g: (size(g, so_far, floor), -ops[g]))
+            left.remove(best)
+            so_far = [x + y for x, y in zip(so_far, most[best], strict=True)]
+            self.order.append(best)
+            self.work[best] = box = _Box(floor, high(so_far))
+            self.after[best] = _Box(low(so_far), high(so_far))
+            group = model.groups[best]
+            dots = sum((m[i] & mentioned).bit_count() for _, m in group.terms for i in range(len(group.kinds)))
+            self.cost += box.size * (2 * ops[best] + 2 * dots + len(group.terms))
+        self.final = self.after[self.order[-1]] if self.order else self.start
+        self.impossible = self.impossible or any(b.empty for b in self.after.values())
+
+    @cached_property
+    def factors(self) -> list[Terms]:
+        """Per group, its terms with each card's factor over the dims of the box."""
+        dims = {m: tuple((s, self.dim[p] if p >= 0 else -1) for s, p in f) for m, f in self.by_mask.items()}
+        return [[(coef, [dims[m] for m in masks]) for coef, masks in g.terms] for g in self.model.groups]
+
+
+def _factor(allowed: int, direct: int, pool: int, n: int) -> tuple[tuple[int, int], ...]:
+    """A card allowed to ``allowed`` as signed player variables; player -1 stands for ``S``.
+
+    Direct players appear as themselves. The pooled players allowed appear as ``S`` minus those
+    left out, or as themselves, whichever singles out fewer players.
+    """
+    both = allowed & direct
+    out = [(1, p) for p in range(n) if both >> p & 1]
+    mine = allowed & pool
+    if mine == pool:
+        out.append((1, -1))
+    elif mine:
+        left = pool & ~mine
+        if left.bit_count() <= mine.bit_count():
+            out += [(1, -1)] + [(-1, p) for p in range(n) if left >> p & 1]
+        else:
+            out += [(1, p) for p in range(n) if mine >> p & 1]
+    return tuple(out)
+
+
+def _plan(model: _Model) -> _Plan:
+    """The cheapest of a few plans: the players most often ruled out of cards made direct first.
+
+    A pooled player's dimension grows with the cards it is singled out of, a direct player's
+    with the cards it may get; everyone but one player direct is the plain count by players.
+    """
+    n = len(model.players)
+    if not model.groups:
+        return _Plan(model, 0)
+    out_of = [0] * n
+    into = [0] * n
+    for g in model.groups:
+        most_out = [0] * n
+        most_in = [0] * n
+        for _, masks in g.terms:
+            for p in range(n):
+                k = sum(1 for m in masks if m >> p & 1)
+                most_in[p] = max(most_in[p], k)
+                most_out[p] = max(most_out[p], len(masks) - k)
+        for p in range(n):
+            out_of[p] += most_out[p]
+            into[p] += most_in[p]
+
+    def gain(p: int) -> tuple[float, int]:
+        pooled = min(model.slots[p], out_of[p] + 1) + 1 if out_of[p] else 1
+        return (pooled / (min(model.slots[p], into[p]) + 1), out_of[p])
+
+    order = sorted(range(n), key=gain, reverse=True)
+    candidates = [0]
+    for p in order[:-1]:
+        candidates.append(candidates[-1] | 1 << p)
+    # The two ends first; the others (and every choice of the one player left out of the plain
+    # count) only when the count is big enough to pay for trying them.
+    best = min((_Plan(model, d) for d in (candidates[0], candidates[-1])), key=lambda plan: plan.cost)
+    if best.cost > _WORTH_PLANNING:
+        candidates += [model.everyone & ~(1 << p) for p in order[:-1]]
+        for d in candidates[1:-1]:
+            plan = _Plan(model, d)
+            if plan.cost < best.cost:
+                best = plan
+    # For the biggest counts, then move one player at a time while that helps.
+    tried = set(candidates)
+    while best.cost > _WORTH_SEARCHING:
+        moves = [best.direct ^ 1 << p for p in range(n)]
+        plans = [_Plan(model, d) for d in moves if d not in tried and d != model.everyone]
+        tried.update(moves)
+        better = min(plans, key=lambda plan: plan.cost, default=best)
+        if better.cost >= best.cost:
+            break
+        best = better
+    return best
+
+
+# ---------------------------------------------------------------- counting
+
+
+class _Count:
+    """Counts deals (and deals with each card at each player) modulo primes, then exactly."""
+
+    def __init__(self, pos: Position) -> None:
+        self.model = _Model(pos)
+
+    def run(self, odds: bool) -> tuple[int, dict[Card, dict[str, int]]]:
+        model = self.model
+        if model.zero:
+            return 0, {}
+        plan = _plan(model)
+        if plan.impossible:
+            return 0, {}
+        biggest = max(b.size for b in [plan.final, *plan.work.values()])
+        if biggest > _MAX_STATES:
+            raise TooLarge(
+                f"exact odds of this view need {biggest:,} states, more than the counter handles "
+                "(house rule must-declare makes big views expensive)"
+            )
+        bound = math.factorial(sum(model.slots))
+        for s in model.slots:
+            bound //= math.factorial(s)
+        primes: list[int] = []
+        while math.prod(primes) <= bound:
+            primes.append(PRIMES[len(primes)])
+        return _Engine(plan, primes).run(odds)
+
+
+class _Engine:
+    """The forward and backward passes over the boxes, for all primes at once (one row each).
+
+    Arrays are (primes, states). Moving the last dim by one is a move by one in memory (its pad
+    is kept zero); moving another is a slice of a 4-d view (primes, before, dim, after).
+    Values are reduced modulo the primes only as often as needed to stay clear of overflow.
+    """
+
+    def __init__(self, plan: _Plan, primes: Sequence[int]) -> None:
+        self.plan = plan
+        self.model = plan.model
+        self.primes = list(primes)
+        self.k = len(primes)
+        self.p = np.array(primes, dtype=np.int64)
+        self.column = self.p[:, None]
+        # A dot product adds up box-size products of a piece of ``piece`` bits and |b| < p *
+        # dot_scale: it stays below 2**63.
+        biggest = max(b.size for b in [plan.final, *plan.work.values()])
+        self.piece = min(16, 32 - biggest.bit_length())
+        self.dot_scale = max(1, ((1 << (63 - self.piece)) - 1) // (biggest * max(primes)))
+
+    # -- arrays
+
+    def _reduce(self, a: Array) -> Array:
+        return np.remainder(a, self.column[: len(a)])
+
+    @staticmethod
+    def _view(a: Array, box: _Box, t: int) -> Array:
+        return a.reshape((len(a), *box.views[t]))
+
+    def _moved(self, a: Array, box: _Box, t: int, back: bool) -> tuple[Array, Array, Array]:
+        """Views of ``a`` for moving dim t by one: where values come from, where they land,
+        and the states nothing lands on."""
+        if t == box.last:
+            return (a[:, 1:], a[:, :-1], a[:, -1:]) if back else (a[:, :-1], a[:, 1:], a[:, :1])
+        v = self._view(a, box, t)
+        if back:
+            return v[:, :, 1:, :], v[:, :, :-1, :], v[:, :, -1:, :]
+        return v[:, :, :-1, :], v[:, :, 1:, :], v[:, :, :1, :]
+
+    def _step(self, a: Array, box: _Box, factor: Factor, back: bool) -> Array:
+        """Multiply by one card factor (forward), or apply its adjoint (backward).
+
+        Returns ``a`` itself for a factor that is ``S`` alone: callers never write into it.
+        """
+        moves = [(sign, t) for sign, t in factor if t >= 0]
+        if not moves:
+            return a
+        out = np.empty_like(a)
+        sign, t = moves[0]
+        src, land, rest = self._moved(a, box, t, back)
+        _, out_land, out_rest = self._moved(out, box, t, back)
+        if len(moves) < len(factor):  # S is a term: the first move is fused with it
+            (np.add if sign > 0 else np.subtract)(land, src, out=out_land)
+            out_rest[...] = rest
+        else:
+            if sign > 0:
+                out_land[...] = src
+            else:
+                np.negative(src, out=out_land)
+            out_rest[...] = 0
+        for sign, t in moves[1:]:
+            src = self._moved(a, box, t, back)[0]
+            land = self._moved(out, box, t, back)[1]
+            if sign > 0:
+                land += src
+            else:
+                land -= src
+        if box.padded and any(t == box.last for _, t in moves):
+            self._view(out, box, box.last)[:, :, -1, :] = 0
+        return out
+
+    def _walk(self, a: Array, box: _Box, factors: Sequence[Factor], back: bool, scale: int = 1) -> tuple[Array, int]:
+        """Apply factors in turn (last first when going back), reducing only to avoid overflow.
+
+        ``scale`` bounds |values| / p on the way in, and is returned for the way out.
+        """
+        for f in reversed(factors) if back else factors:
+            if scale * len(f) > _REDUCE_AT:
+                a, scale = self._reduce(a), 1
+            a = self._step(a, box, f, back)
+            scale *= len(f)
+        return a, scale
+
+    def _pieces(self, f: Array) -> list[Array]:
+        """A reduced array split in pieces of ``piece`` bits, so that no dot product overflows."""
+        mask = (1 << self.piece) - 1
+        return [(f >> shift) & mask for shift in range(0, 31, self.piece)]
+
+    def _dot(self, pieces: list[Array], b: Array, box: _Box, t: int = -1) -> Array:
+        """Sum over states s of f[s] * b[s + one in dim t] (t = -1: no move), modulo each prime.
+
+        ``pieces`` is ``_pieces(f)``; |b| < p * dot_scale.
+        """
+        p = self.p[: len(b)]
+        out = np.zeros(len(b), dtype=np.int64)
+        for j, h in enumerate(pieces):
+            if t < 0:
+                part = np.einsum("ki,ki->k", h, b)
+            elif t == box.last:
+                part = np.einsum("ki,ki->k", h[:, :-1], b[:, 1:])
+            else:
+                x = self._view(h, box, t)[:, :, :-1, :]
+                y = self._view(b, box, t)[:, :, 1:, :]
+                part = np.einsum("kabc,kabc->k", x, y)
+            out += part % p * (np.left_shift(1, j * self.piece) % p) % p
+        return out % p
+
+    @staticmethod
+    def _resize(a: Array, old: _Box, new: _Box) -> Array:
+        """The same states in another box: zeros where the old box had none, and states the new
+        box lacks are dropped."""
+        if old.low == new.low and old.high == new.high:
+            return a
+        out = np.zeros((len(a), new.size), dtype=np.int64)
+        src: list[slice] = [slice(None)]
+        dst: list[slice] = [slice(None)]
+        for lo_a, hi_a, lo_b, hi_b in zip(old.low, old.high, new.low, new.high, strict=True):
+            lo, hi = max(lo_a, lo_b), min(hi_a, hi_b)
+            if lo > hi:
+                return out
+            src.append(slice(lo - lo_a, hi - lo_a + 1))
+            dst.append(slice(lo - lo_b, hi - lo_b + 1))
+        out.reshape((len(a), *new.extents))[tuple(dst)] = a.reshape((len(a), *old.extents))[tuple(src)]
+        return out
+
+    def _sum(self, parts: list[tuple[int, Array, int]]) -> Array:
+        """The reduced sum of coefficient * array, given each array's scale."""
+        room = _REDUCE_AT // sum(abs(coef) for coef, _, _ in parts)
+        out = np.zeros_like(parts[0][1])
+        for coef, a, scale in parts:
+            if scale > room:
+                a = self._reduce(a)
+            if coef == 1:
+                out += a
+            elif coef == -1:
+                out -= a
+            else:
+                out += a * coef
+        return self._reduce(out)
+
+    def _group(self, a: Array, box: _Box, terms: Terms) -> Array:
+        """The state after a group: the signed sum of its terms, reduced."""
+        parts = []
+        for coef, factors in terms:
+            walked, scale = self._walk(a, box, factors, back=False)
+            parts.append((coef, walked, scale))
+        return self._sum(parts)
+
+    # -- weights of the free cards and the pool, per state
+
+    def _weights(self) -> tuple[Array, dict[int, Array]]:
+        """Ways to finish from each state of the final box: the free cards and the pool's share.
+
+        A state gives each direct player r cards and each tracked pooled player an exponent d;
+        the other card factors were ``S``. The free cards give each direct player its missing
+        slots - r and the rest to the pool, and the pool's ``S`` factors are shared out as a
+        multinomial over (slots - d). Also, per tracked player, the same with one given free
+        card at that player.
+        """
+        model, plan, box = self.model, self.plan, self.plan.final
+        top = sum(model.slots) + 2
+        c = np.indices(box.extents, dtype=np.int64).reshape(len(box.extents), box.size)
+        valid = np.ones(box.size, dtype=bool)
+        if len(c):
+            valid &= c[-1] < box.ranges[-1]  # the pad
+        c += np.array(box.low, dtype=np.int64)[:, None]
+        free = len(model.free)
+        picks = sum(len(g.cards) for g in model.groups) - c.sum(axis=0)
+        valid &= picks >= 0
+        missing = {}
+        to_pool = np.full(box.size, free, dtype=np.int64)
+        for t, p in enumerate(plan.tracked):
+            if plan.direct >> p & 1:
+                missing[p] = model.slots[p] - c[t]
+                valid &= missing[p] >= 0
+                to_pool -= missing[p]
+        valid &= to_pool >= 0
+        left: dict[int, Array] = {}
+        for p in range(len(model.players)):
+            if plan.pool >> p & 1:
+                d = c[plan.dim[p]] if p in plan.dim else np.zeros(box.size, dtype=np.int64)
+                left[p] = model.slots[p] - d
+                valid &= left[p] >= 0
+        pool = picks + to_pool
+        rows = []
+        per_player: dict[int, list[Array]] = {p: [] for p in plan.tracked} if free else {}
+        for prime in self.primes:
+            fact, inv, reciprocal = _tables(prime, top)
+
+            def at(table: Array, index: Array) -> Array:
+                return table[np.clip(index, 0, top)]
+
+            w = fact[free] * at(inv, to_pool) % prime
+            for x in missing.values():
+                w = w * at(inv, x) % prime
+            w = w * at(fact, pool) % prime
+            for x in left.values():
+                w = w * at(inv, x) % prime
+            w = np.where(valid, w, 0)
+            rows.append(w)
+            inv_free = pow(free, -1, prime) if free else 0
+            for p, xs in per_player.items():
+                # One given free card at p: a direct player gets it with weight missing / free;
+                # a pooled player gets one of the free cards sent to the pool, weight left / pool.
+                if p in missing:
+                    x = w * missing[p] % prime
+                else:
+                    x = w * to_pool % prime * left[p] % prime * at(reciprocal, pool) % prime
+                xs.append(x * inv_free % prime)
+        return np.stack(rows), {p: np.stack(xs) for p, xs in per_player.items()}
+
+    # -- the passes
+
+    def run(self, odds: bool) -> tuple[int, dict[Card, dict[str, int]]]:
+        plan, model = self.plan, self.model
+        a = np.zeros((self.k, plan.start.size), dtype=np.int64)
+        a[:, 0] = 1
+        before: dict[int, Array] = {}
+        box = plan.start
+        for g in plan.order:
+            a = self._resize(a, box, plan.work[g])
+            if odds:
+                before[g] = a
+            a = self._resize(self._group(a, plan.work[g], plan.factors[g]), plan.work[g], plan.after[g])
+            box = plan.after[g]
+        weight, per_player = self._weights()
+        pieces = self._pieces(a)
+        total = self._dot(pieces, weight, plan.final)
+        deals = _crt(total, self.primes)
+        if not odds or deals == 0:
+            return deals, {}
+        # Every count from here on is at most ``deals``: fewer primes will do.
+        k = 1
+        while math.prod(self.primes[:k]) <= deals:
+            k += 1
+        found: dict[tuple[Card, int], Array] = {}
+        for p, w in per_player.items():
+            found[(model.free[0], p)] = self._dot([x[:k] for x in pieces], w[:k], plan.final)
+        b = weight[:k]
+        for i in range(len(plan.order) - 1, -1, -1):
+            g = plan.order[i]
+            b = self._odds_in_group(g, before[g][:k], self._resize(b, plan.after[g], plan.work[g]), found)
+            b = self._resize(b, plan.work[g], plan.after[plan.order[i - 1]] if i else plan.start)
+        assert np.array_equal(b[:, 0], total[:k]), "the forward and backward passes disagree"
+        return deals, self._shares(deals, found, k)
+
+    def _odds_in_group(self, g: int, start: Array, after: Array, found: dict[tuple[Card, int], Array]) -> Array:
+        """Back through one group; on the way, the deals with each kind of card at each player.
+
+        The first cards of a group are one of each kind, so the walk forward inside the group
+        stops early.
+        """
+        plan = self.plan
+        group, box = self.model.groups[g], plan.work[g]
+        kinds = len(group.kinds)
+        p = self.p[: len(start)]
+        parts = []
+        sums: dict[tuple[Card, int], Array] = {}
+        for (coef, factors), (_, masks) in zip(plan.factors[g], group.terms, strict=True):
+            ahead = [start]
+            for f in factors[: kinds - 1]:
+                walked, scale = self._walk(ahead[-1], box, [f], back=False)
+                ahead.append(self._reduce(walked) if scale > 1 else walked)
+            b, scale = self._walk(after, box, factors[kinds:], back=True)
+            for i in range(kinds - 1, -1, -1):
+                if scale > self.dot_scale:
+                    b, scale = self._reduce(b), 1
+                card = group.kinds[i][0]
+                pieces = self._pieces(ahead[i])
+                for q in plan.tracked:
+                    if masks[i] >> q & 1:
+                        got = self._dot(pieces, b, box, plan.dim[q]) * coef
+                        sums[(card, q)] = sums.get((card, q), 0) + got
+                b, scale = self._walk(b, box, [factors[i]], back=True, scale=scale)
+            parts.append((coef, b, scale))
+        found.update({key: v % p for key, v in sums.items()})
+        return self._sum(parts)
+
+    def _shares(self, deals: int, found: dict[tuple[Card, int], Array], k: int) -> dict[Card, dict[str, int]]:
+        """Exact deals per card and player; pooled players nobody singles out share the rest
+        in proportion to their slots (they differ in nothing else)."""
+        model, plan = self.model, self.plan
+        players = model.players
+        untracked = [p for p in range(len(players)) if p not in plan.dim]
+        untracked_slots = sum(model.slots[p] for p in untracked)
+        kinds: list[tuple[list[Card], int]] = []
+        for g in model.groups:
+            for i, same in g.kinds.items():
+                kinds.append((same, model.mask[g.cards[i]]))
+        if model.free:
+            kinds.append((model.free, model.everyone))
+        nothing = np.zeros(k, dtype=np.int64)
+        primes = self.primes[:k]
+        result: dict[Card, dict[str, int]] = {}
+        for same, mask in kinds:
+            ways: dict[str, int] = {}
+            rest = deals
+            for p in plan.tracked:
+                if mask >> p & 1:
+                    ways[players[p]] = w = _crt(found.get((same[0], p), nothing), primes)
+                    rest -= w
+            shared = [p for p in untracked if mask >> p & 1]
+            for p in shared:
+                part, left = divmod(rest * model.slots[p], untracked_slots)
+                assert left == 0, "untracked pooled players share in proportion to their slots"
+                ways[players[p]] = part
+            assert shared or rest == 0, "every deal puts the card somewhere"
+            for c in same:
+                result[c] = ways
+        return result
+
+
+@cache
+def _tables(prime: int, top: int) -> tuple[Array, Array, Array]:
+    """n!, 1/n! and 1/n modulo ``prime`` for n in 0..top (1/0 read as 0)."""
+    fact = [1] * (top + 1)
+    for i in range(1, top + 1):
+        fact[i] = fact[i - 1] * i % prime
+    inv = [pow(f, -1, prime) for f in fact]
+    reciprocal = [0] + [pow(i, -1, prime) for i in range(1, top + 1)]
+    return (np.array(fact, dtype=np.int64), np.array(inv, dtype=np.int64), np.array(reciprocal, dtype=np.int64))
+
+
+def _crt(residues: Array, primes: Sequence[int]) -> int:
+    """The integer in [0, product of primes) with these residues."""
+    x, m = 0, 1
+    for r, p in zip(residues.tolist(), primes, strict=True):
+        t = (int(r) - x) * pow(m, -1, p) % p
+        x += m * t
+        m *= p
+    return x

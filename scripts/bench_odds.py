@@ -1,0 +1,93 @@
+"""Time the exact odds on every step of every view of the shared simulated records.
+
+    /work/venv/bin/python scripts/bench_odds.py [--step N] [--no-plain]
+
+Prints, for the 6-player and the 8-player records apart, how many views were timed, the
+maximum, 99th and 90th percentile and median milliseconds of one ``card_odds`` call, how many
+views took over 100 ms, and the slowest views. Then it times the straightforward count
+(``tests/odds_oracle.plain_count``: card by card over the vector of free slots, in Python ints,
+no merging) against ``count_deals`` and ``card_odds`` on early 6-player views. Timings are the
+best of ``--repeat`` runs, on whatever else the machine is doing: compare figures from the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from analyzer import knowledge, record, replay  # noqa: E402
+from analyzer.knowledge import PUBLIC, Position  # noqa: E402
+from analyzer.odds import card_odds, count_deals  # noqa: E402
+from tests.odds_oracle import plain_count  # noqa: E402
+
+SHARED = ROOT / "tests" / "data" / "shared"
+# Early 6-player views for the straightforward count: (record, view, step).
+PLAIN = [("g201.fish", PUBLIC, 0), ("g201.fish", "Anna", 2), ("g201.fish", PUBLIC, 3), ("g203.fish", PUBLIC, 4)]
+
+
+def best_ms(run: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best * 1000
+
+
+def sweep(step: int, repeat: int) -> None:
+    by_size: dict[int, list[tuple[float, str]]] = {}
+    for path in sorted(SHARED.glob("g2*.fish")):
+        game = replay.replay(record.load(path))
+        for view in [PUBLIC, *game.record.hands]:
+            for at in range(0, len(game.record.events) + 1, step):
+                pos = knowledge.position(game, at, view)
+                ms = best_ms(partial(card_odds, pos), repeat)
+                by_size.setdefault(len(pos.players), []).append((ms, f"{path.name} {view} @{at}"))
+    print("card_odds, one view (ms)")
+    print(f"{'players':>8} {'views':>6} {'max':>8} {'p99':>8} {'p90':>8} {'median':>8} {'>100ms':>7}  slowest")
+    for size, rows in sorted(by_size.items()):
+        times = sorted(ms for ms, _ in rows)
+        p90, p99 = (times[int(q * (len(times) - 1))] for q in (0.9, 0.99))
+        over = sum(1 for ms in times if ms > 100)
+        worst = ", ".join(f"{where} {ms:.0f}" for ms, where in sorted(rows, reverse=True)[:3])
+        print(
+            f"{size:>8} {len(rows):>6} {times[-1]:>8.1f} {p99:>8.1f} {p90:>8.1f} "
+            f"{statistics.median(times):>8.1f} {over:>7}  {worst}"
+        )
+
+
+def plain(repeat: int) -> None:
+    print("\nstraightforward count against count_deals and card_odds, early 6-player views")
+    print(f"{'view':<24} {'deals':>42} {'plain ms':>10} {'count ms':>9} {'odds ms':>8} {'plain/count':>12}")
+    for name, view, at in PLAIN:
+        pos: Position = knowledge.position(replay.replay(record.load(SHARED / name)), at, view)
+        start = time.perf_counter()
+        deals = plain_count(pos)
+        slow = (time.perf_counter() - start) * 1000
+        assert deals == count_deals(pos)
+        fast = best_ms(partial(count_deals, pos), repeat)
+        odds = best_ms(partial(card_odds, pos), repeat)
+        print(f"{f'{name} {view} @{at}':<24} {deals:>42} {slow:>10.0f} {fast:>9.1f} {odds:>8.1f} {slow / fast:>11.0f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--step", type=int, default=1, help="time every N-th step only")
+    parser.add_argument("--repeat", type=int, default=1, help="best of this many runs per view")
+    parser.add_argument("--no-plain", action="store_true", help="skip the straightforward count")
+    args = parser.parse_args()
+    sweep(args.step, args.repeat)
+    if not args.no_plain:
+        plain(max(args.repeat, 3))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,343 @@
+"""Exact odds: the shared golden odds, two slow oracles, and the solver's holders on every view."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from analyzer import knowledge, record, replay, solver
+from analyzer.cards import Card, DeckKind, make_deck, parse_card
+from analyzer.knowledge import PUBLIC, Position, Requirement
+from analyzer.odds import card_odds, count_deals, information
+from analyzer.rules import HouseRule
+from analyzer.simulate import simulate
+from analyzer.solver import NoFit
+
+from .odds_oracle import brute_force, odds_from_counts, plain_count
+
+# A copy of the shared simulated records and their independently computed odds.
+SHARED = Path(__file__).resolve().parent / "data" / "shared"
+GOLDEN = json.loads((SHARED / "odds.json").read_text()) if (SHARED / "odds.json").exists() else {}
+RECORDS = sorted(SHARED.glob("g2*.fish"))
+DECK = make_deck(DeckKind.STANDARD)
+
+
+def _text(f: Fraction) -> str:
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
+def _game(name: str) -> replay.Game:
+    return replay.replay(record.load(SHARED / name))
+
+
+# ------------------------------------------------------------ the shared golden odds
+
+
+def _golden() -> list[tuple[str, dict[str, object]]]:
+    return [(name, row) for name, rows in GOLDEN.items() for row in rows]
+
+
+@pytest.mark.skipif(not GOLDEN, reason="shared test data not found")
+@pytest.mark.parametrize(("name", "row"), _golden(), ids=lambda x: x if isinstance(x, str) else f"{x['as']}@{x['at']}")
+def test_shared_odds_exactly(name: str, row: dict[str, object]) -> None:
+    pos = knowledge.position(_game(name), int(str(row["at"])), str(row["as"]))
+    odds = card_odds(pos)
+    assert str(odds.deals) == row["deals"]
+    assert str(count_deals(pos)) == row["deals"]
+    got = {c.code: {p: _text(f) for p, f in share.items()} for c, share in odds.cards.items()}
+    assert got == row["cards"]
+
+
+# ------------------------------------------------------------ hand-built positions
+
+
+def _position(
+    slots: dict[str, int],
+    allowed: dict[str, str],
+    known: dict[str, str] | None = None,
+    at_least: tuple[tuple[str, str], ...] = (),
+    not_all: tuple[tuple[str, str], ...] = (),
+) -> Position:
+    """A position over the standard deck; ``allowed`` maps a card to the players allowed it,
+    space-separated; requirements name (player, book) and cover the book's never-shown cards."""
+    players = tuple(slots)
+    cards = {parse_card(c): tuple(ps.split()) for c, ps in allowed.items()}
+    held = {parse_card(c): p for c, p in (known or {}).items()}
+    in_play = tuple(c for c in DECK.cards if c in cards or c in held)
+
+    def reqs(pairs: tuple[tuple[str, str], ...]) -> list[Requirement]:
+        out = []
+        for player, name in pairs:
+            book = DECK.book(name)
+            out.append(Requirement(player, book, frozenset(c for c in book.cards if c in cards), 1))
+        return out
+
+    return Position(
+        at=0,
+        view=PUBLIC,
+        deck=DECK,
+        players=players,
+        in_play=in_play,
+        known=held,
+        allowed=cards,
+        slots=dict(slots),
+        at_least=reqs(at_least),
+        not_all=reqs(not_all),
+    )
+
+
+def _check_against_oracle(pos: Position) -> None:
+    total, at = brute_force(pos)
+    if total == 0:
+        with pytest.raises(NoFit):
+            count_deals(pos)
+        with pytest.raises(NoFit):
+            card_odds(pos)
+        with pytest.raises(NoFit):
+            solver.solve(pos)
+        return
+    odds = card_odds(pos)
+    assert odds.deals == total == count_deals(pos)
+    expected = odds_from_counts(pos, total, at)
+    assert odds.cards == expected
+    for c, share in odds.cards.items():
+        assert list(share) == list(expected[c])  # seat order
+    holders = solver.solve(pos).holders
+    assert {c: tuple(share) for c, share in odds.cards.items()} == holders
+
+
+def test_two_players_one_card_each() -> None:
+    pos = _position({"Ann": 1, "Bob": 1}, {"2S": "Ann Bob", "3S": "Ann Bob"})
+    odds = card_odds(pos)
+    assert odds.deals == 2
+    assert odds.cards[parse_card("2S")] == {"Ann": Fraction(1, 2), "Bob": Fraction(1, 2)}
+
+
+def test_at_least_one_of_a_book() -> None:
+    # Ann asked for a low spade: she holds 2S or 3S; then the other two cards go one each.
+    pos = _position(
+        {"Ann": 1, "Bob": 1, "Cid": 1},
+        {"2S": "Ann Bob Cid", "3S": "Ann Bob Cid", "9H": "Ann Bob Cid"},
+        at_least=(("Ann", "low-spades"),),
+    )
+    odds = card_odds(pos)
+    assert odds.deals == 4
+    assert odds.cards[parse_card("9H")] == {"Bob": Fraction(1, 2), "Cid": Fraction(1, 2)}
+    assert odds.cards[parse_card("2S")] == {"Ann": Fraction(1, 2), "Bob": Fraction(1, 4), "Cid": Fraction(1, 4)}
+    _check_against_oracle(pos)
+
+
+def test_not_all_of_a_book() -> None:
+    # Must-declare: Ann did not hold both unseen low spades, so 9H is hers.
+    pos = _position(
+        {"Ann": 2, "Bob": 1},
+        {"2S": "Ann Bob", "3S": "Ann Bob", "9H": "Ann Bob"},
+        known={"4S": "Ann"},
+        not_all=(("Ann", "low-spades"),),
+    )
+    odds = card_odds(pos)
+    assert odds.deals == 2
+    assert odds.cards[parse_card("9H")] == {"Ann": Fraction(1)}
+    assert odds.cards[parse_card("4S")] == {"Ann": Fraction(1)}
+    assert odds.cards[parse_card("3S")] == {"Ann": Fraction(1, 2), "Bob": Fraction(1, 2)}
+    _check_against_oracle(pos)
+
+
+def test_ruled_out_players_and_empty_hands() -> None:
+    pos = _position(
+        {"Ann": 0, "Bob": 2, "Cid": 1, "Dee": 1},
+        {"2S": "Bob Cid", "3S": "Bob Dee", "9H": "Bob Cid Dee", "10H": "Cid Dee"},
+        at_least=(("Dee", "high-hearts"),),
+    )
+    _check_against_oracle(pos)
+
+
+@pytest.mark.parametrize(
+    "pos",
+    [
+        # Ann must hold a low spade but may hold none.
+        _position({"Ann": 1, "Bob": 1}, {"2S": "Bob", "9H": "Ann Bob"}, at_least=(("Ann", "low-spades"),)),
+        # Two cards only Bob may hold, one slot.
+        _position({"Ann": 1, "Bob": 1}, {"2S": "Bob", "3S": "Bob"}),
+        # Bob must not hold all low spades, and can hold nothing else.
+        _position({"Ann": 0, "Bob": 2}, {"2S": "Bob", "3S": "Bob"}, not_all=(("Bob", "low-spades"),)),
+        # More unseen cards than unseen slots.
+        _position({"Ann": 1, "Bob": 1}, {"2S": "Ann Bob", "3S": "Ann Bob", "4S": "Ann Bob"}),
+    ],
+)
+def test_no_fitting_deal_raises(pos: Position) -> None:
+    with pytest.raises(NoFit):
+        count_deals(pos)
+    with pytest.raises(NoFit):
+        card_odds(pos)
+
+
+def test_public_view_at_the_deal_is_a_multinomial() -> None:
+    game = _game("g201.fish")
+    pos = knowledge.position(game, 0, PUBLIC)
+    odds = card_odds(pos)
+    assert odds.deals == math.factorial(48) // math.factorial(8) ** 6
+    assert all(share == dict.fromkeys(pos.players, Fraction(1, 6)) for share in odds.cards.values())
+
+
+def test_player_view_at_the_deal() -> None:
+    game = _game("g202.fish")  # eight players, six cards each
+    view = game.record.players[0]
+    pos = knowledge.position(game, 0, view)
+    odds = card_odds(pos)
+    assert odds.deals == math.factorial(42) // math.factorial(6) ** 7
+    for c, share in odds.cards.items():
+        if c in game.record.hands[view]:
+            assert share == {view: Fraction(1)}
+        else:
+            assert share == {p: Fraction(1, 7) for p in pos.players if p != view}
+
+
+def test_information_is_bits() -> None:
+    assert information(8, 2) == 2.0
+    assert information(5, 5) == 0.0
+
+
+# ------------------------------------------------------------ random positions against the oracles
+
+NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve")
+POOL = [c for name in ("low-spades", "high-hearts", "low-clubs", "high-diamonds") for c in DECK.book(name).cards]
+
+
+@st.composite
+def positions(draw: st.DrawFn, least_cards: int = 2, most_cards: int = 8, most_players: int = 4) -> Position:
+    """Random small positions: cards of four books, random ruled-out players, random asks.
+
+    Slots come half the time from a hidden true deal (so something fits), else at random (so
+    often nothing does); requirements cover a book's never-shown cards, as in real views.
+    """
+    players = NAMES[: draw(st.integers(2, most_players))]
+    unknown = draw(st.lists(st.sampled_from(POOL), min_size=least_cards, max_size=most_cards, unique=True))
+    shown = [c for c in POOL if c not in unknown]
+    known = {c: draw(st.sampled_from(players)) for c in draw(st.lists(st.sampled_from(shown), max_size=3, unique=True))}
+    allowed: dict[Card, tuple[str, ...]] = {}
+    truth: dict[Card, str] = {}
+    for c in unknown:
+        ps = draw(st.lists(st.sampled_from(players), min_size=1, unique=True))
+        allowed[c] = tuple(p for p in players if p in ps)
+        truth[c] = draw(st.sampled_from(allowed[c]))
+    if draw(st.booleans()) or not unknown:
+        slots = {p: sum(1 for h in truth.values() if h == p) for p in players}
+    else:
+        cuts = sorted(draw(st.integers(0, len(unknown))) for _ in players[1:])
+        bounds = [0, *cuts, len(unknown)]
+        slots = {p: bounds[i + 1] - bounds[i] for i, p in enumerate(players)}
+    books = sorted({DECK.book_of(c).name for c in unknown})
+
+    def reqs() -> list[Requirement]:
+        out = {}
+        for _ in range(draw(st.integers(0, 3)) if books else 0):
+            player, name = draw(st.sampled_from(players)), draw(st.sampled_from(books))
+            book = DECK.book(name)
+            out[(player, name)] = Requirement(player, book, frozenset(c for c in book.cards if c in allowed), 1)
+        return list(out.values())
+
+    return Position(
+        at=0,
+        view=PUBLIC,
+        deck=DECK,
+        players=players,
+        in_play=tuple(c for c in DECK.cards if c in known or c in allowed),
+        known=known,
+        allowed=allowed,
+        slots=slots,
+        at_least=reqs(),
+        not_all=reqs(),
+    )
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_random_positions_match_brute_force(pos: Position) -> None:
+    _check_against_oracle(pos)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(least_cards=10, most_cards=18, most_players=5))
+def test_bigger_random_positions_match_the_plain_count(pos: Position) -> None:
+    deals = plain_count(pos)
+    if deals == 0:
+        with pytest.raises(NoFit):
+            card_odds(pos)
+        return
+    odds = card_odds(pos)
+    assert odds.deals == deals
+    for c in list(pos.allowed)[:3]:
+        for p, share in odds.cards[c].items():
+            forced = Position(**{**vars(pos), "allowed": {**pos.allowed, c: (p,)}})
+            assert share == Fraction(plain_count(forced), deals)
+        assert sum(odds.cards[c].values()) == 1
+
+
+# ------------------------------------------------------------ every view of the shared records
+
+
+def _views(step: int, players: int) -> list[tuple[str, str, int]]:
+    out: list[tuple[str, str, int]] = []
+    for path in RECORDS:
+        rec = record.load(path)
+        for view in [PUBLIC, *list(rec.hands)[:players]]:
+            out.extend((path.name, view, at) for at in range(0, len(rec.events) + 1, step))
+    return out
+
+
+def _check_view(game: replay.Game, view: str, at: int) -> None:
+    pos = knowledge.position(game, at, view)
+    odds = card_odds(pos)
+    holders = solver.solve(pos).holders
+    assert set(odds.cards) == set(pos.in_play)
+    for c, share in odds.cards.items():
+        assert tuple(share) == holders[c], (view, at, c)
+        assert sum(share.values()) == 1
+        assert all(f > 0 for f in share.values())
+
+
+@pytest.mark.skipif(not RECORDS, reason="shared test data not found")
+def test_support_is_the_solvers_holders_on_a_sample_of_views() -> None:
+    games: dict[str, replay.Game] = {}
+    for name, view, at in _views(step=9, players=1):
+        game = games.setdefault(name, _game(name))
+        _check_view(game, view, at)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not RECORDS, reason="shared test data not found")
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.name)
+def test_support_is_the_solvers_holders_on_every_view(path: Path) -> None:
+    game = _game(path.name)
+    for view in [PUBLIC, *game.record.hands]:
+        for at in range(len(game.record.events) + 1):
+            _check_view(game, view, at)
+
+
+# ------------------------------------------------------------ house rules the shared records lack
+
+
+def _simulated_views(players: int, seed: int, bluffing: bool, step: int) -> None:
+    rec = simulate(players=players, house=frozenset({HouseRule.MUST_DECLARE}), bluffing=bluffing, seed=seed)
+    game = replay.replay(rec)
+    for view in (PUBLIC, rec.players[0]):
+        for at in range(0, len(rec.events) + 1, step):
+            _check_view(game, view, at)
+
+
+def test_support_is_the_solvers_holders_under_must_declare() -> None:
+    _simulated_views(players=4, seed=0, bluffing=False, step=6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("bluffing", [False, True])
+def test_support_is_the_solvers_holders_under_must_declare_six_players(seed: int, bluffing: bool) -> None:
+    _simulated_views(players=6, seed=seed, bluffing=bluffing, step=5)
