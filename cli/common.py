@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +23,8 @@ from analyzer.replay import Game, replay
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
 DEBUG = {"on": False}
+# Views of a game are solved in forked worker processes, one per core.
+WORKERS = os.cpu_count() or 1
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -22,6 +22,7 @@ from .common import (
     AS_HELP,
     AT_HELP,
     JSON_HELP,
+    WORKERS,
     check_at,
     check_view,
     handles_errors,
@@ -205,7 +206,7 @@ def _pretty(code: str) -> str:
 def analyze_cmd(path: RecordArg, json_out: JsonOpt = False) -> None:
     """The whole game at once: every step in every view (public and each Hand), claims, threats, mistakes."""
     game = load_game(path)
-    result = analyze(game)
+    result = analyze(game, workers=WORKERS)
     data = analysis_dict(result)
     if json_out:
         print_json(data)

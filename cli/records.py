@@ -23,6 +23,7 @@ from analyzer.simulate import simulate as run_simulation
 from .common import (
     AT_HELP,
     JSON_HELP,
+    WORKERS,
     check_at,
     err,
     handles_errors,
@@ -56,7 +57,7 @@ def validate(
     game = load_game(path, lenient=lenient)
     if not game.violations:
         # No rule broken in public: now check that some deal fits, in public and with the hands.
-        analyze(game, upto=len(game.events))
+        analyze(game, upto=len(game.events), workers=WORKERS)
     result = {
         "path": str(path),
         "events": len(game.events),

@@ -13,9 +13,10 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from analyzer.analysis import analyze
 from analyzer.knowledge import PUBLIC
 
-from .common import AS_HELP, check_view, err, handles_errors, load_game, out
+from .common import AS_HELP, WORKERS, check_view, err, handles_errors, load_game, out
 
 RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
 
@@ -46,10 +47,14 @@ def report_cmd(
     Prints the paths written. Exit 1 when the record breaks the rules or contradicts itself,
     2 when it cannot be read.
     """
+    game = load_game(path)
+    name = check_view(game, view)
+    # Solve the views in forked workers before polars and matplotlib are loaded (forking after
+    # they start their threads is not safe).
+    analysis = analyze(game, upto=game.trusted_until, workers=WORKERS)
     from analyzer.report import write_report
 
-    game = load_game(path)
-    files = write_report(game, out_dir, check_view(game, view), moments or None, odds=odds)
+    files = write_report(game, out_dir, name, moments or None, analysis=analysis, odds=odds)
     for written in files.paths:
         out.print(str(written))
 

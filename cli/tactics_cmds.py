@@ -12,7 +12,7 @@ from analyzer.knowledge import PUBLIC
 from analyzer.odds import TooLarge
 from analyzer.tactics import claimable, lockouts, mistakes, quote_odds, threats
 
-from .common import AT_HELP, JSON_HELP, check_at, err, handles_errors, load_game, out, print_json
+from .common import AT_HELP, JSON_HELP, WORKERS, check_at, err, handles_errors, load_game, out, print_json
 from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg, view_at
 
 
@@ -48,7 +48,7 @@ def threats_cmd(
     """Books each player could take if given the turn, judged in their own view."""
     game = load_game(path)
     n = check_at(game, at)
-    result = analyze(game, upto=n)
+    result = analyze(game, upto=n, workers=WORKERS)
     if json_out:
         print_json(threats_dict(result, n))
         return
@@ -70,7 +70,7 @@ def lockouts_cmd(
     """Books threatened from both sides, and the opponents each team must not ask."""
     game = load_game(path)
     n = check_at(game, at)
-    result = analyze(game, upto=n)
+    result = analyze(game, upto=n, workers=WORKERS)
     found = lockouts(result, n)
     if json_out:
         print_json(lockouts_dict(result, n))
@@ -93,7 +93,7 @@ def lockouts_cmd(
 def mistakes_cmd(path: RecordArg, json_out: JsonOpt = False) -> None:
     """Missed claims, wrong claims, broken lockouts, hopeless asks and rule breaks."""
     game = load_game(path, lenient=True)
-    result = analyze(game, upto=game.trusted_until)
+    result = analyze(game, upto=game.trusted_until, workers=WORKERS)
     report = mistakes(result)
     try:
         report = quote_odds(result, report)
