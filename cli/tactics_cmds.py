@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
 
 import typer
 
-from analyzer.analysis import analyze
+from analyzer.analysis import Analysis, analyze
 from analyzer.contracts import lockouts_dict, threats_dict
 from analyzer.knowledge import PUBLIC
 from analyzer.odds import TooLarge
+from analyzer.replay import Game
 from analyzer.tactics import claimable, lockouts, mistakes, quote_odds, threats
 
-from .common import AT_HELP, JSON_HELP, WORKERS, check_at, err, handles_errors, load_game, out, print_json
+from .common import WORKERS, check_at, err, handles_errors, load_game, out, print_json
 from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg, view_at
 
 
@@ -39,16 +40,17 @@ def claims(path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: Js
         out.print(f"[green]team {c.team}[/green]  {c.declaration(speaker)}")
 
 
-@handles_errors
-def threats_cmd(
-    path: RecordArg,
-    at: Annotated[int | None, typer.Option("--at", help=AT_HELP)] = None,
-    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
-) -> None:
-    """Books each player could take if given the turn, judged in their own view."""
+def _analyzed(path: Path, at: int | None) -> tuple[Game, int, Analysis]:
+    """Every view of the record up to ``at`` (default: the end)."""
     game = load_game(path)
     n = check_at(game, at)
-    result = analyze(game, upto=n, workers=WORKERS)
+    return game, n, analyze(game, upto=n, workers=WORKERS)
+
+
+@handles_errors
+def threats_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False) -> None:
+    """Books each player could take if given the turn, judged in their own view."""
+    _, n, result = _analyzed(path, at)
     if json_out:
         print_json(threats_dict(result, n))
         return
@@ -62,15 +64,9 @@ def threats_cmd(
 
 
 @handles_errors
-def lockouts_cmd(
-    path: RecordArg,
-    at: Annotated[int | None, typer.Option("--at", help=AT_HELP)] = None,
-    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
-) -> None:
+def lockouts_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False) -> None:
     """Books threatened from both sides, and the opponents each team must not ask."""
-    game = load_game(path)
-    n = check_at(game, at)
-    result = analyze(game, upto=n, workers=WORKERS)
+    game, n, result = _analyzed(path, at)
     found = lockouts(result, n)
     if json_out:
         print_json(lockouts_dict(result, n))
