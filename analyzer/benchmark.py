@@ -7,6 +7,7 @@ earlier solution already placed the card there.
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 import tracemalloc
@@ -27,7 +28,8 @@ class SizeFigures:
     players: int
     games: int
     events: list[int] = field(default_factory=list)
-    seconds: list[float] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)  # one process
+    parallel: list[float] = field(default_factory=list)  # views in forked workers, one per core
     views: list[int] = field(default_factory=list)  # exact views solved per game (steps x views)
     peak_mib: float = 0.0
     cpsat_seconds: float | None = None
@@ -41,6 +43,9 @@ class SizeFigures:
             "events_median": statistics.median(self.events),
             "analyze_seconds_median": round(statistics.median(self.seconds), 4),
             "analyze_seconds_max": round(max(self.seconds), 4),
+            "cores": os.cpu_count() or 1,
+            "analyze_all_cores_seconds_median": round(statistics.median(self.parallel), 4),
+            "analyze_all_cores_seconds_max": round(max(self.parallel), 4),
             "ms_per_exact_view_mean": round(statistics.mean(per_view), 4),
             "peak_mib": round(self.peak_mib, 1),
             "cpsat_one_view_seconds": None if self.cpsat_seconds is None else round(self.cpsat_seconds, 3),
@@ -60,10 +65,13 @@ def run_benchmark(
             start = time.perf_counter()
             result = analyze(game)
             fig.seconds.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            analyze(game, workers=os.cpu_count() or 1)
+            fig.parallel.append(time.perf_counter() - start)
             fig.events.append(len(game.events))
             fig.views.append(len(result.views) * (len(game.events) + 1))
             if progress:
-                progress(f"{players} players, game {seed}: {fig.seconds[-1]:.3f} s")
+                progress(f"{players} players, game {seed}: {fig.seconds[-1]:.3f} s, all cores {fig.parallel[-1]:.3f} s")
         # Memory is traced on one game only: tracing slows Python several times over.
         game = replay(simulate(players=players, seed=1))
         tracemalloc.start()
