@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
 from analyzer.analysis import Analysis, analyze
 from analyzer.contracts import lockouts_dict, threats_dict
+from analyzer.information import ask_information, player_information
 from analyzer.knowledge import PUBLIC
 from analyzer.odds import TooLarge
 from analyzer.replay import Game
@@ -86,7 +88,13 @@ def lockouts_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False) -
 
 
 @handles_errors
-def mistakes_cmd(path: RecordArg, json_out: JsonOpt = False) -> None:
+def mistakes_cmd(
+    path: RecordArg,
+    json_out: JsonOpt = False,
+    bits: Annotated[
+        bool, typer.Option("--bits", help="Also total, per player, the bits their asks gave away and gained.")
+    ] = False,
+) -> None:
     """Missed claims, wrong claims, broken lockouts, hopeless asks and rule breaks."""
     game = load_game(path, lenient=True)
     result = analyze(game, upto=game.trusted_until, workers=WORKERS)
@@ -102,7 +110,6 @@ def mistakes_cmd(path: RecordArg, json_out: JsonOpt = False) -> None:
         return
     if not report.mistakes:
         out.print("No mistakes found.")
-        return
     for m in report.mistakes:
         book = f" ({m.book.replace('-', ' ')})" if m.book else ""
         out.print(f"[bold]{m.event}.[/bold] {m.player} — [bold red]{m.kind.replace('-', ' ')}[/bold red]{book}")
@@ -110,3 +117,8 @@ def mistakes_cmd(path: RecordArg, json_out: JsonOpt = False) -> None:
         if m.odds:
             out.print(f"    [dim]odds:[/dim] {m.odds}")
         out.print(f"    [dim]cost:[/dim] {m.cost}")
+    if bits:
+        totals = player_information(game, ask_information(game, result.steps))
+        out.print("[bold]Information[/bold] (public view, exact counts):")
+        for p, info in totals.items():
+            out.print(f"  {p}: {info.sentence()}")
