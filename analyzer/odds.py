@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -278,6 +278,7 @@ class _Plan:
         for ps in moves.values():
             for p in ps:
                 mentioned |= 1 << p
+        self.mentioned = mentioned
         tracked = [p for p in range(n) if mentioned >> p & 1]
         dim = {p: t for t, p in enumerate(tracked)}
         d = len(tracked)
@@ -415,6 +416,80 @@ def _plan(model: _Model) -> _Plan:
     return best
 
 
+# ---------------------------------------------------------------- books as one polynomial
+
+# A polynomial over the dims of a box: exponent vectors packed _BITS bits a dim, to coefficients.
+Poly = tuple[tuple[int, int], ...]
+_BITS = 8
+_SLICED = 1.75  # a shifted multiply-add over several dims costs about this many whole-box moves
+_DOT = 1.4  # ... and a dot product moved in one dim
+_CORRELATE = 4  # ... and one moved in several dims
+
+
+def _times(poly: dict[int, int], factor: Factor) -> dict[int, int]:
+    """``poly`` times one card factor (dim -1, the ``S``, moves nothing)."""
+    out: dict[int, int] = {}
+    for sign, t in factor:
+        shift = 1 << (_BITS * t) if t >= 0 else 0
+        for key, c in poly.items():
+            k = key + shift
+            out[k] = out.get(k, 0) + (c if sign > 0 else -c)
+    return out
+
+
+def _expand_into(total: dict[int, int], terms: Sequence[tuple[int, Sequence[Factor]]]) -> None:
+    """Add up the expanded products of the terms; terms sharing their first factors (once sorted)
+    share those partial products."""
+    keyed = sorted((sorted(factors), coef) for coef, factors in terms)
+    stack: list[tuple[Factor, dict[int, int]]] = []
+    for factors, coef in keyed:
+        common = 0
+        while common < len(stack) and common < len(factors) and stack[common][0] == factors[common]:
+            common += 1
+        del stack[common:]
+        poly = stack[-1][1] if stack else {0: 1}
+        for f in factors[common:]:
+            poly = _times(poly, f)
+            stack.append((f, poly))
+        for k, c in poly.items():
+            total[k] = total.get(k, 0) + coef * c
+
+
+@lru_cache(maxsize=1024)
+def _expand(terms: tuple[tuple[int, tuple[Factor, ...]], ...]) -> Poly:
+    """The sum of the terms' products as a polynomial, its zero coefficients dropped."""
+    total: dict[int, int] = {}
+    _expand_into(total, terms)
+    return tuple((k, c) for k, c in total.items() if c)
+
+
+@lru_cache(maxsize=1024)
+def _expand_odds(
+    terms: tuple[tuple[int, tuple[Factor, ...], tuple[int, ...]], ...], kinds: int, dims: tuple[tuple[int, int], ...]
+) -> tuple[tuple[tuple[int, int], Poly], ...]:
+    """Per card i of the first ``kinds`` and tracked player q (with its dim t in ``dims``): the
+    polynomial of the terms with card i at q, that is ``x_q`` times the other cards' factors,
+    over the terms allowing q card i."""
+    out = []
+    for i in range(kinds):
+        by_mask: dict[int, list[tuple[int, list[Factor]]]] = {}
+        for coef, factors, masks in terms:
+            by_mask.setdefault(masks[i], []).append((coef, [*factors[:i], *factors[i + 1 :]]))
+        for q, t in dims:
+            total: dict[int, int] = {}
+            _expand_into(total, [term for m, ts in by_mask.items() if m >> q & 1 for term in ts])
+            shift = 1 << (_BITS * t)
+            poly = tuple((k + shift, c) for k, c in total.items() if c)
+            if poly:
+                out.append(((i, q), poly))
+    return tuple(out)
+
+
+def _unpack(key: int, d: int) -> list[int]:
+    mask = (1 << _BITS) - 1
+    return [key >> (_BITS * t) & mask for t in range(d)]
+
+
 # ---------------------------------------------------------------- counting
 
 
@@ -466,6 +541,27 @@ class _Engine:
         biggest = max(b.size for b in [plan.final, *plan.work.values()])
         self.piece = min(16, 32 - biggest.bit_length())
         self.dot_scale = max(1, ((1 << (63 - self.piece)) - 1) // (biggest * max(primes)))
+        # Books whose terms cost more to walk than their expanded polynomial costs to apply, on
+        # the way forward (``polys``) and on the way back with the odds (``back_polys``); costs
+        # in moves of a whole box.
+        self.polys: dict[int, Poly] = {}
+        self.back_polys: dict[int, Poly] = {}
+        for g, terms in enumerate(plan.factors):
+            group = self.model.groups[g]
+            if len(terms) < 2 or len(group.cards) >= 1 << (_BITS - 1):
+                continue
+            kinds = len(group.kinds)
+            moves = [[sum(1 for _, t in f if t >= 0) for f in fs] for _, fs in terms]
+            steps = sum(m + 0.5 for ms in moves for m in ms if m)
+            walk = steps + len(terms) / 2
+            dots = sum((masks[i] & plan.mentioned).bit_count() for _, masks in group.terms for i in range(kinds))
+            walk_back = walk + sum(m + 0.5 for ms in moves for m in ms[: kinds - 1] if m) + _DOT * dots
+            poly = _expand(tuple((coef, tuple(fs)) for coef, fs in terms))
+            cost = _SLICED * sum(1 if abs(c) == 1 else 2 for _, c in poly)
+            if cost < walk:
+                self.polys[g] = poly
+            if cost + _CORRELATE * len(poly) < walk_back:
+                self.back_polys[g] = poly
 
     # -- arrays
 
@@ -587,8 +683,64 @@ class _Engine:
                 out += a * coef
         return self._reduce(out)
 
-    def _group(self, a: Array, box: _Box, terms: Terms) -> Array:
+    def _apply(self, a: Array, box: _Box, poly: Poly, back: bool) -> Array:
+        """Multiply a reduced ``a`` by a polynomial (forward), or apply its adjoint (backward):
+        one shifted multiply-add per monomial. States moved out of the box are dropped."""
+        out = np.zeros_like(a)
+        shape = (len(a), *box.extents)
+        src_all, dst_all = a.reshape(shape), out.reshape(shape)
+        d = len(box.ranges)
+        room = _REDUCE_AT
+        for key, coef in poly:
+            v = _unpack(key, d)
+            if any(x >= r for x, r in zip(v, box.ranges, strict=True)):
+                continue
+            src: list[slice] = [slice(None)]
+            dst: list[slice] = [slice(None)]
+            for t, (x, r) in enumerate(zip(v, box.ranges, strict=True)):
+                if x == 0 and t == box.last:
+                    src.append(slice(None))  # the pad too: zero in both
+                    dst.append(slice(None))
+                elif back:
+                    src.append(slice(x, r))
+                    dst.append(slice(0, r - x))
+                else:
+                    src.append(slice(0, r - x))
+                    dst.append(slice(x, r))
+            if abs(coef) > room:
+                out = self._reduce(out)
+                dst_all = out.reshape(shape)
+                room = _REDUCE_AT
+            room -= abs(coef)
+            s, o = src_all[tuple(src)], dst_all[tuple(dst)]
+            if coef == 1:
+                o += s
+            elif coef == -1:
+                o -= s
+            else:
+                o += s * coef
+        return self._reduce(out)
+
+    def _correlate(self, pieces: Array, b: Array, box: _Box, key: int) -> Array:
+        """Sum over states s of f[s] * b[s + v] modulo each prime, v unpacked from ``key``;
+        ``pieces`` is ``_pieces(f)`` stacked and |b| < p * dot_scale."""
+        p = self.p[: len(b)]
+        shape = (len(b), *box.extents)
+        v = _unpack(key, len(box.ranges))
+        if any(x >= r for x, r in zip(v, box.ranges, strict=True)):
+            return np.zeros(len(b), dtype=np.int64)
+        src = (slice(None), slice(None), *(slice(0, r - x) for x, r in zip(v, box.ranges, strict=True)))
+        dst = (slice(None), *(slice(x, r) for x, r in zip(v, box.ranges, strict=True)))
+        y = b.reshape(shape)[dst].reshape(len(b), -1)
+        h = pieces.reshape((len(pieces), *shape))[src].reshape(len(pieces), len(b), -1)
+        parts = np.einsum("jki,ki->jk", h, y) % p
+        scales = np.array([[(1 << (j * self.piece)) % q for q in p.tolist()] for j in range(len(pieces))])
+        return np.asarray((parts * scales % p).sum(axis=0) % p, dtype=np.int64)
+
+    def _group(self, a: Array, box: _Box, terms: Terms, poly: Poly | None = None) -> Array:
         """The state after a group: the signed sum of its terms, reduced."""
+        if poly is not None:
+            return self._apply(a, box, poly, back=False)
         parts = []
         for coef, factors in terms:
             walked, scale = self._walk(a, box, factors, back=False)
@@ -670,7 +822,8 @@ class _Engine:
             a = self._resize(a, box, plan.work[g])
             if odds:
                 before[g] = a
-            a = self._resize(self._group(a, plan.work[g], plan.factors[g]), plan.work[g], plan.after[g])
+            a = self._group(a, plan.work[g], plan.factors[g], self.polys.get(g))
+            a = self._resize(a, plan.work[g], plan.after[g])
             box = plan.after[g]
         weight, per_player = self._weights()
         pieces = self._pieces(a)
@@ -701,6 +854,8 @@ class _Engine:
         """
         plan = self.plan
         group, box = self.model.groups[g], plan.work[g]
+        if g in self.back_polys:
+            return self._odds_by_poly(g, start, after, found)
         kinds = len(group.kinds)
         p = self.p[: len(start)]
         parts = []
@@ -724,6 +879,31 @@ class _Engine:
             parts.append((coef, b, scale))
         found.update({key: v % p for key, v in sums.items()})
         return self._sum(parts)
+
+    def _odds_by_poly(self, g: int, start: Array, after: Array, found: dict[tuple[Card, int], Array]) -> Array:
+        """Back through a group applied as one polynomial. The deals with card i at q add up,
+        over the monomials v of its polynomial, coefficient times sum of start[s] * after[s + v]."""
+        plan = self.plan
+        group, box = self.model.groups[g], plan.work[g]
+        kinds = len(group.kinds)
+        key = tuple(
+            (coef, tuple(fs), masks[:kinds])
+            for (coef, fs), (_, masks) in zip(plan.factors[g], group.terms, strict=True)
+        )
+        polys = _expand_odds(key, kinds, tuple((q, plan.dim[q]) for q in plan.tracked))
+        where = sorted({v for _, poly in polys for v, _ in poly})
+        if where:
+            pieces = np.stack(self._pieces(start))
+            sums = np.stack([self._correlate(pieces, after, box, v) for v in where])
+            column = {v: j for j, v in enumerate(where)}
+            p = self.p[: len(start)]
+            for (i, q), poly in polys:
+                coefs = np.zeros(len(where), dtype=np.int64)
+                for v, c in poly:
+                    coefs[column[v]] = c
+                assert int(np.abs(coefs).sum()) < 1 << 31, "a book's coefficients stay small"
+                found[(group.kinds[i][0], q)] = (coefs @ sums) % p
+        return self._apply(after, box, self.back_polys[g], back=True)
 
     def _shares(self, deals: int, found: dict[tuple[Card, int], Array], k: int) -> dict[Card, dict[str, int]]:
         """Exact deals per card and player; pooled players nobody singles out share the rest
