@@ -7,8 +7,10 @@ This is what tactics, reports and batches are built on, so it is computed once p
 from __future__ import annotations
 
 import multiprocessing as mp
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .cards import Book, Card
 from .errors import Contradiction
@@ -114,24 +116,40 @@ def analyze(game: Game, views: list[str] | None = None, upto: int | None = None,
     """
     names = [resolve_view(game.record, v) for v in views] if views is not None else hand_views(game)
     last = len(game.events) if upto is None else upto
-    if workers > 1 and len(names) > 1 and last >= _PARALLEL_FROM and "fork" in mp.get_all_start_methods():
-        _SHARED["game"] = game
-        try:
-            with ProcessPoolExecutor(min(workers, len(names)), mp_context=mp.get_context("fork")) as pool:
-                solved = list(pool.map(_forked_view, names, [last] * len(names)))
-        finally:
-            _SHARED.clear()
-    else:
-        solved = [view_steps(game, name, last) for name in names]
+    solved = forked_map(game, _view_job, [(name, last) for name in names], workers if last >= _PARALLEL_FROM else 1)
     return Analysis(game, {name: ViewAnalysis(name, steps) for name, steps in zip(names, solved, strict=True)})
 
 
 _PARALLEL_FROM = 40  # events; below this a process pool costs more than it saves
 _SHARED: dict[str, Game] = {}
+T = TypeVar("T")
+R = TypeVar("R")
 
 
-def _forked_view(name: str, last: int) -> list[Holders]:
-    return view_steps(_SHARED["game"], name, last)
+def forked_map(game: Game, fn: Callable[[Game, T], R], items: list[T], workers: int) -> list[R]:
+    """``fn(game, item)`` for every item, in forked worker processes when ``workers > 1``.
+
+    The game reaches the workers by the fork itself, not by pickling. Where the platform cannot
+    fork, or for a single item, it runs here. Callers fork before loading libraries that start
+    threads (polars), as forking those is not safe.
+    """
+    if workers <= 1 or len(items) <= 1 or "fork" not in mp.get_all_start_methods():
+        return [fn(game, item) for item in items]
+    _SHARED["game"] = game
+    try:
+        with ProcessPoolExecutor(min(workers, len(items)), mp_context=mp.get_context("fork")) as pool:
+            return list(pool.map(_forked_call, [(fn, item) for item in items]))
+    finally:
+        _SHARED.clear()
+
+
+def _forked_call(job: tuple[Callable[[Game, T], R], T]) -> R:
+    fn, item = job
+    return fn(_SHARED["game"], item)
+
+
+def _view_job(game: Game, job: tuple[str, int]) -> list[Holders]:
+    return view_steps(game, *job)
 
 
 def view_steps(game: Game, view: str, last: int) -> list[Holders]:

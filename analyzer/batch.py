@@ -121,9 +121,7 @@ def failure_row(name: str, exc: HalfsuitError) -> dict[str, Any]:
     return _failure(name, exc.code, exc.exit_code, exc.line, str(exc))
 
 
-def _failure(
-    name: str, code: str, exit_code: int, line: int | None, message: str
-) -> dict[str, Any]:
+def _failure(name: str, code: str, exit_code: int, line: int | None, message: str) -> dict[str, Any]:
     return {"file": name, "code": code, "exit_code": exit_code, "line": line, "message": message}
 
 
@@ -151,12 +149,8 @@ def run_batch(
     outcomes = _run(paths, count, progress)
     outcomes.sort(key=lambda o: o.file)
     games = pl.DataFrame([o.game for o in outcomes if o.game], schema=GAME_SCHEMA, orient="row")
-    players = pl.DataFrame(
-        [r for o in outcomes for r in o.players], schema=PLAYER_GAME_SCHEMA, orient="row"
-    )
-    failures = pl.DataFrame(
-        [o.failure for o in outcomes if o.failure], schema=FAILURE_SCHEMA, orient="row"
-    )
+    players = pl.DataFrame([r for o in outcomes for r in o.players], schema=PLAYER_GAME_SCHEMA, orient="row")
+    failures = pl.DataFrame([o.failure for o in outcomes if o.failure], schema=FAILURE_SCHEMA, orient="row")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
@@ -216,8 +210,7 @@ def summary_blocks(
     """The summary page: overview, wins by team, claim accuracy, mistakes, games, failures."""
     total = games.height + failures.height
     overview = (
-        f"{total} record{'s' if total != 1 else ''} in {folder}: {games.height} analyzed, "
-        f"{failures.height} failed."
+        f"{total} record{'s' if total != 1 else ''} in {folder}: {games.height} analyzed, {failures.height} failed."
     )
     return (
         Heading(1, (f"Batch summary: {folder}",)),
@@ -292,9 +285,7 @@ def _team_cell(team: int) -> tuple[Inline, ...]:
 def _claims(players: pl.DataFrame) -> Block:
     claimed = players.filter(pl.col("claims") > 0)
     by_player = (
-        claimed.group_by("player")
-        .agg(pl.col("claims_right").sum(), pl.col("claims_wrong").sum())
-        .sort("player")
+        claimed.group_by("player").agg(pl.col("claims_right").sum(), pl.col("claims_wrong").sum()).sort("player")
     )
     rows = [
         Row(
@@ -346,10 +337,7 @@ def _mistakes(players: pl.DataFrame) -> tuple[Block, ...]:
         *((k.replace("-", " "),) for k in KINDS),
     )  # fmt: skip
     note = Para(
-        (
-            "A player is judged in a game when the record has their Hand line; mistakes are "
-            "counted in those games only.",
-        )
+        ("A player is judged in a game when the record has their Hand line; mistakes are counted in those games only.",)
     )
     table = Table(head, tuple(rows), align="l" + "r" * (len(head) - 1))
     return (note, table_or_none(table, "No players."))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
+from .analysis import forked_map
 from .knowledge import PUBLIC, Position, Requirement, ViewTracker
 from .odds import count_deals, information
 from .record import Ask
@@ -66,9 +67,23 @@ def signature(pos: Position) -> Hashable:
     )
 
 
-def ask_information(game: Game, upto: int | None = None) -> list[AskInformation]:
-    """Given-away and gained bits of every ask up to ``upto``, in the public view."""
+def ask_information(game: Game, upto: int | None = None, workers: int = 1) -> list[AskInformation]:
+    """Given-away and gained bits of every ask up to ``upto``, in the public view.
+
+    Each ask needs two deal counts; with ``workers > 1`` stretches of the game are counted in
+    forked processes (more stretches than workers, since mid-game counts cost the most).
+    """
     last = len(game.events) if upto is None else upto
+    if workers <= 1:
+        return _information_between(game, (1, last))
+    size = max(1, -(-last // (4 * workers)))
+    spans = [(lo, min(last, lo + size - 1)) for lo in range(1, last + 1, size)]
+    return [a for part in forked_map(game, _information_between, spans, workers) for a in part]
+
+
+def _information_between(game: Game, span: tuple[int, int]) -> list[AskInformation]:
+    """The information of the asks among events ``first..last``."""
+    first, last = span
     tracker = ViewTracker(game, PUBLIC)
     bluffing = game.record.rules.bluffing
     counted: dict[Hashable, int] = {}
@@ -81,9 +96,9 @@ def ask_information(game: Game, upto: int | None = None) -> list[AskInformation]
         return counted[key]
 
     found = []
-    before_pos = tracker.position(0)
+    before_pos = tracker.position(first - 1)
     before = count(before_pos)
-    for i, e in enumerate(game.events[:last], start=1):
+    for i, e in enumerate(game.events[first - 1 : last], start=first):
         after_pos = tracker.position(i)
         after = count(after_pos)
         if isinstance(e, Ask):

@@ -192,11 +192,7 @@ def _table_html(table: Table) -> str:
         return f"<{tag}{cls}>{inline_html(content)}</{tag}>"
 
     lines = [f'<div class="scroll"><table{_attr("class", table.cls)}>']
-    lines.append(
-        "<thead><tr>"
-        + "".join(cell("th", i, h) for i, h in enumerate(table.head))
-        + "</tr></thead>"
-    )
+    lines.append("<thead><tr>" + "".join(cell("th", i, h) for i, h in enumerate(table.head)) + "</tr></thead>")
     lines.append("<tbody>")
     for row in table.rows:
         cells = "".join(cell("td", i, c) for i, c in enumerate(row.cells))
@@ -247,9 +243,7 @@ def block_html(block: Block) -> str:
     if isinstance(block, Details):
         inner = "\n".join(block_html(b) for b in block.blocks)
         state = " open" if block.open else ""
-        return (
-            f"<details{state}><summary>{inline_html(block.summary)}</summary>\n{inner}\n</details>"
-        )
+        return f"<details{state}><summary>{inline_html(block.summary)}</summary>\n{inner}\n</details>"
     inner = "\n".join(block_html(b) for b in block.blocks)
     ident = html.escape(block.ident, quote=True)
     return f'<section id="{ident}">\n<h2>{escape_html(block.title)}</h2>\n{inner}\n</section>'
@@ -339,10 +333,7 @@ def html_page(title: str, blocks: Sequence[Block], nav: bool = True) -> str:
     parts = [block_html(b) for b in blocks]
     sections = [b for b in blocks if isinstance(b, Section)]
     if nav and len(sections) > 1:
-        links = "".join(
-            f'<a href="#{html.escape(s.ident, quote=True)}">{escape_html(s.title)}</a>'
-            for s in sections
-        )
+        links = "".join(f'<a href="#{html.escape(s.ident, quote=True)}">{escape_html(s.title)}</a>' for s in sections)
         first = next(i for i, b in enumerate(blocks) if isinstance(b, Section))
         parts.insert(first, f'<nav class="toc">{links}</nav>')
     body = "\n".join(parts)
@@ -397,9 +388,7 @@ def _table_md(table: Table) -> str:
         return "| " + " | ".join(inline_md(c) for c in cells) + " |"
 
     lines = [row(table.head)]
-    lines.append(
-        "|" + "|".join(_MD_ALIGN[table.column_align(i)] for i in range(len(table.head))) + "|"
-    )
+    lines.append("|" + "|".join(_MD_ALIGN[table.column_align(i)] for i in range(len(table.head))) + "|")
     lines.extend(row(r.cells) for r in table.rows)
     return "\n".join(lines)
 
@@ -422,9 +411,7 @@ def block_md(block: Block) -> str:
         inner = "\n\n".join(block_md(b) for b in block.blocks)
         return f"**{inline_md(block.summary)}**\n\n{inner}"
     inner = "\n\n".join(block_md(b) for b in block.blocks)
-    return (
-        f'## {escape_md(block.title)}<a id="{html.escape(block.ident, quote=True)}"></a>\n\n{inner}'
-    )
+    return f'## {escape_md(block.title)}<a id="{html.escape(block.ident, quote=True)}"></a>\n\n{inner}'
 
 
 def markdown_page(blocks: Sequence[Block]) -> str:

@@ -19,7 +19,7 @@ from .analysis import Analysis, Holders, analyze
 from .cards import Card
 from .charts import known_chart, score_chart
 from .errors import UsageError
-from .information import PlayerInformation, ask_information, player_information
+from .information import AskInformation, PlayerInformation, ask_information, player_information
 from .knowledge import PUBLIC, ViewTracker, resolve_view
 from .odds import TooLarge, card_odds
 from .record import Ask, Claim, Comment, Event, Holding, Pass
@@ -97,12 +97,14 @@ def write_report(
     moments: Sequence[int] | None = None,
     analysis: Analysis | None = None,
     odds: bool = True,
+    asks: list[AskInformation] | None = None,
+    found: MistakeReport | None = None,
 ) -> ReportFiles:
     """Write ``<stem>.html``, ``<stem>.md`` and ``<stem>-*.svg`` into ``out_dir`` (made if needed).
 
     ``stem`` is the record's file name without extension. See ``build_report`` for the options.
     """
-    report = build_report(game, view, moments, analysis, odds)
+    report = build_report(game, view, moments, analysis, odds, asks, found)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     charts = tuple(_write(out / chart.file, chart.svg) for chart in report.charts)
@@ -123,6 +125,8 @@ def build_report(
     moments: Sequence[int] | None = None,
     analysis: Analysis | None = None,
     odds: bool = True,
+    asks: list[AskInformation] | None = None,
+    found: MistakeReport | None = None,
 ) -> Report:
     """Build the report of a replayed game.
 
@@ -132,19 +136,27 @@ def build_report(
     hold the public view and every player with a Hand line. A lenient replay with rule breaks
     is analyzed up to its last trusted step. With ``odds`` (the default) the grids are shaded by
     exact odds, mistakes quote the odds the player faced, and the players table gives the bits
-    each player's asks gave away and gained.
+    each player's asks gave away and gained. ``asks`` and ``found`` (the mistakes, with their odds
+    quoted when ``odds``) save computing them again, for instance in forked workers beforehand.
     """
     record = game.record
     name = resolve_view(record, view)
     if analysis is None:
         analysis = analyze(game, upto=game.trusted_until)
     steps = _moments(game, analysis.steps, moments)
-    found = mistakes(analysis)
     bits: dict[str, PlayerInformation] | None = None
+    if found is None:
+        found = mistakes(analysis)
+        if odds:
+            try:
+                found = quote_odds(analysis, found)
+            except TooLarge:
+                odds = False
     if odds:
         try:
-            found = quote_odds(analysis, found)
-            bits = player_information(game, ask_information(game, analysis.steps))
+            if asks is None:
+                asks = ask_information(game, analysis.steps)
+            bits = player_information(game, asks)
         except TooLarge:
             odds = False  # a must-declare game too big to count: the report goes without odds
     stem = record.name

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from .analysis import Analysis, Holders, book_holders
+from .analysis import Analysis, Holders, book_holders, forked_map
 from .cards import Book, Card
 from .knowledge import PUBLIC, Position, ViewTracker
 from .odds import card_odds, count_deals
@@ -383,9 +383,23 @@ def odds_text(f: Fraction) -> str:
     return f"{float(f) * 100:.1f}%"
 
 
-def quote_odds(analysis: Analysis, report: MistakeReport) -> MistakeReport:
-    """The same mistakes, each ask and wrong claim quoting the exact odds in the player's own view."""
-    game = analysis.game
+def quote_odds(analysis: Analysis, report: MistakeReport, workers: int = 1) -> MistakeReport:
+    """The same mistakes, each ask and wrong claim quoting the exact odds in the player's own view.
+
+    Each quote is one count of deals; with ``workers > 1`` they are counted in forked processes.
+    """
+    judged = frozenset(analysis.views)
+    parts = max(1, 4 * workers)
+    numbered = list(enumerate(report.mistakes))
+    chunks = [numbered[k::parts] for k in range(parts) if numbered[k::parts]]
+    quoted = forked_map(analysis.game, _quote, [(chunk, judged) for chunk in chunks], workers)
+    merged = sorted((pair for part in quoted for pair in part), key=lambda pair: pair[0])
+    return MistakeReport([m for _, m in merged], report.unjudged)
+
+
+def _quote(game: Game, job: tuple[list[tuple[int, Mistake]], frozenset[str]]) -> list[tuple[int, Mistake]]:
+    """Quote the odds of some mistakes (numbered, so the caller can put them back in order)."""
+    numbered, judged = job
     trackers: dict[str, ViewTracker] = {}
 
     def position(view: str, at: int) -> Position:
@@ -394,10 +408,10 @@ def quote_odds(analysis: Analysis, report: MistakeReport) -> MistakeReport:
         return trackers[view].position(at)
 
     quoted = []
-    for m in report.mistakes:
+    for k, m in numbered:
         e = game.events[m.event - 1] if m.event <= len(game.events) else None
         text = None
-        if isinstance(e, Ask) and m.kind in ("hopeless-ask", "broken-lockout") and analysis.has_view(e.asker):
+        if isinstance(e, Ask) and m.kind in ("hopeless-ask", "broken-lockout") and e.asker in judged:
             share = card_odds(position(e.asker, m.event - 1)).cards[e.card]
             chance = share.get(e.target, Fraction(0))
             others = sorted(((f, p) for p, f in share.items() if p != e.target), reverse=True)
@@ -406,10 +420,10 @@ def quote_odds(analysis: Analysis, report: MistakeReport) -> MistakeReport:
                 text += f" while {others[0][1]} held it at {odds_text(others[0][0])}"
             elif chance > 0:
                 text += ", the best odds anyone had of holding it"
-        elif isinstance(e, Claim) and m.kind == "wrong-claim" and analysis.has_view(e.claimant):
+        elif isinstance(e, Claim) and m.kind == "wrong-claim" and e.claimant in judged:
             text = f"the declared split was right at {odds_text(claim_odds(position(e.claimant, m.event - 1), e))}"
-        quoted.append(replace(m, odds=text) if text else m)
-    return MistakeReport(quoted, report.unjudged)
+        quoted.append((k, replace(m, odds=text) if text else m))
+    return quoted
 
 
 def claim_odds(pos: Position, claim: Claim) -> Fraction:

@@ -14,7 +14,10 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from analyzer.analysis import analyze
+from analyzer.information import ask_information
 from analyzer.knowledge import PUBLIC
+from analyzer.odds import TooLarge
+from analyzer.tactics import mistakes, quote_odds
 
 from .common import AS_HELP, WORKERS, check_view, err, handles_errors, load_game, out
 
@@ -52,9 +55,17 @@ def report_cmd(
     # Solve the views in forked workers before polars and matplotlib are loaded (forking after
     # they start their threads is not safe).
     analysis = analyze(game, upto=game.trusted_until, workers=WORKERS)
+    found = mistakes(analysis)
+    asks = None
+    if odds:
+        try:
+            found = quote_odds(analysis, found, workers=WORKERS)
+            asks = ask_information(game, analysis.steps, workers=WORKERS)
+        except TooLarge:
+            odds = False  # a must-declare game too big to count: the report goes without odds
     from analyzer.report import write_report
 
-    files = write_report(game, out_dir, name, moments or None, analysis=analysis, odds=odds)
+    files = write_report(game, out_dir, name, moments or None, analysis, odds, asks, found)
     for written in files.paths:
         out.print(str(written))
 

@@ -100,7 +100,7 @@ def mistakes_cmd(
     result = analyze(game, upto=game.trusted_until, workers=WORKERS)
     report = mistakes(result)
     try:
-        report = quote_odds(result, report)
+        report = quote_odds(result, report, workers=WORKERS)
     except TooLarge as exc:
         err.print(f"odds not quoted: {exc.message}")
     if report.unjudged:
@@ -118,7 +118,7 @@ def mistakes_cmd(
             out.print(f"    [dim]odds:[/dim] {m.odds}")
         out.print(f"    [dim]cost:[/dim] {m.cost}")
     if bits:
-        totals = player_information(game, ask_information(game, result.steps))
+        totals = player_information(game, ask_information(game, result.steps, workers=WORKERS))
         out.print("[bold]Information[/bold] (public view, exact counts):")
         for p, info in totals.items():
             out.print(f"  {p}: {info.sentence()}")
