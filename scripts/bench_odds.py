@@ -1,6 +1,6 @@
 """Time the exact odds on every step of every view of the shared simulated records.
 
-    /work/venv/bin/python scripts/bench_odds.py [--step N] [--no-plain]
+    python scripts/bench_odds.py [--step N] [--no-plain]
 
 Prints, for the 6-player and the 8-player records apart, how many views were timed, the
 maximum, 99th and 90th percentile and median milliseconds of one ``card_odds`` call, how many

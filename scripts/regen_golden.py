@@ -3,7 +3,7 @@
 Run after a deliberate change to reports (or to the analysis they show), then read the diff of
 ``tests/golden/`` and ``reports/`` before committing:
 
-    /work/venv/bin/python scripts/regen_golden.py
+    python scripts/regen_golden.py
 
 The cases live in ``tests/test_report.py`` (``GOLDEN``), so the test and this script agree.
 """
