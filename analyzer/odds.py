@@ -247,8 +247,12 @@ class _Box:
         self.size = math.prod(self.extents)
         self.last = len(ranges) - 1
         self.padded = len(ranges) > 1
+
+    @cached_property
+    def views(self) -> list[tuple[int, int, int]]:
+        """Per dim t: the (before, dim, after) shape that moves dim t in a 3-d view."""
         e = self.extents
-        self.views = [(math.prod(e[:t]), e[t], math.prod(e[t + 1 :])) for t in range(len(e))]
+        return [(math.prod(e[:t]), e[t], math.prod(e[t + 1 :])) for t in range(len(e))]
 
     @property
     def empty(self) -> bool:
@@ -293,7 +297,7 @@ class _Plan:
                     for p in moves[m]:
                         got[dim[p]] += k
                     work += k * len(moves[m])
-                top = [max(x, y) for x, y in zip(top, got, strict=True)]
+                top = list(map(max, top, got))
             most.append(top)
             ops.append(work)
         slots = [model.slots[p] for p in tracked]
@@ -318,9 +322,13 @@ class _Plan:
         self.after: dict[int, _Box] = {}  # the box after each group
         self.cost = 0
 
+        extra = [0 if x else 1 for x in is_direct]
+
         def size(g: int, so_far: list[int], floor: list[int]) -> int:
-            reach = high([x + y for x, y in zip(so_far, most[g], strict=True)])
-            return math.prod(max(0, h - lo + 1) for lo, h in zip(floor, reach, strict=True))
+            n = 1
+            for x, y, e, top, lo in zip(so_far, most[g], extra, slots, floor, strict=True):
+                n *= max(0, min(top, x + y + e) - lo + 1)
+            return n
 
         while left:
             floor = low(so_far)
@@ -343,6 +351,7 @@ class _Plan:
         return [[(coef, [dims[m] for m in masks]) for coef, masks in g.terms] for g in self.model.groups]
 
 
+@lru_cache(maxsize=4096)
 def _factor(allowed: int, direct: int, pool: int, n: int) -> tuple[tuple[int, int], ...]:
     """A card allowed to ``allowed`` as signed player variables; player -1 stands for ``S``.
 
@@ -629,7 +638,11 @@ class _Engine:
     def _pieces(self, f: Array) -> list[Array]:
         """A reduced array split in pieces of ``piece`` bits, so that no dot product overflows."""
         mask = (1 << self.piece) - 1
-        return [(f >> shift) & mask for shift in range(0, 31, self.piece)]
+        shifts = range(0, 31, self.piece)
+        # f < 2**31: the last piece needs no mask, the first no shift.
+        return [
+            f & mask if not shift else f >> shift if shift == shifts[-1] else (f >> shift) & mask for shift in shifts
+        ]
 
     def _dot(self, pieces: list[Array], b: Array, box: _Box, t: int = -1) -> Array:
         """Sum over states s of f[s] * b[s + one in dim t] (t = -1: no move), modulo each prime.
@@ -757,58 +770,90 @@ class _Engine:
         slots - r and the rest to the pool, and the pool's ``S`` factors are shared out as a
         multinomial over (slots - d). Also, per tracked player, the same with one given free
         card at that player.
+
+        The weight is a product of one factor per dim (1 / (slots - exponent)!) and a function
+        of two sums (the exponents of the direct players, and of all): built by outer products
+        and one lookup in a table of those sums, for all primes at once.
         """
         model, plan, box = self.model, self.plan, self.plan.final
         top = sum(model.slots) + 2
-        c = np.indices(box.extents, dtype=np.int64).reshape(len(box.extents), box.size)
-        valid = np.ones(box.size, dtype=bool)
-        if len(c):
-            valid &= c[-1] < box.ranges[-1]  # the pad
-        c += np.array(box.low, dtype=np.int64)[:, None]
+        k = self.k
+        column = self.column
         free = len(model.free)
-        picks = sum(len(g.cards) for g in model.groups) - c.sum(axis=0)
-        valid &= picks >= 0
-        missing = {}
-        to_pool = np.full(box.size, free, dtype=np.int64)
+        picks0 = sum(len(g.cards) for g in model.groups)  # picks = picks0 - all
+        to_pool0 = free - sum(model.slots[p] for p in plan.tracked if plan.direct >> p & 1)  # + direct
+        tables = [_tables(prime, top) for prime in self.primes]
+        fact = np.stack([t[0] for t in tables])
+        inv = np.stack([t[1] for t in tables])
+        reciprocal = np.stack([t[2] for t in tables])
+        d = len(box.extents)
+        # Per dim t: the exponents, and 1 / (slots - exponent)! (zero past the slots or in the pad).
+        values: list[Array] = []
+        factors: list[Array] = []
         for t, p in enumerate(plan.tracked):
-            if plan.direct >> p & 1:
-                missing[p] = model.slots[p] - c[t]
-                valid &= missing[p] >= 0
-                to_pool -= missing[p]
-        valid &= to_pool >= 0
-        left: dict[int, Array] = {}
+            e = np.arange(box.extents[t], dtype=np.int64) + box.low[t]
+            x = model.slots[p] - e
+            ok = x >= 0
+            if t == box.last:
+                ok &= np.arange(box.extents[t]) < box.ranges[t]
+            values.append(x)
+            factors.append(np.where(ok, inv[:, np.clip(x, 0, top)], 0))
+        const = np.ones(k, dtype=np.int64)
         for p in range(len(model.players)):
-            if plan.pool >> p & 1:
-                d = c[plan.dim[p]] if p in plan.dim else np.zeros(box.size, dtype=np.int64)
-                left[p] = model.slots[p] - d
-                valid &= left[p] >= 0
+            if plan.pool >> p & 1 and p not in plan.dim:
+                const = const * inv[:, model.slots[p]] % self.p
+        const = const * fact[:, free] % self.p
+
+        def outer(vectors: list[Array]) -> Array:
+            acc = const[:, None]
+            for v in vectors:
+                acc = (acc[:, :, None] * v[:, None, :]).reshape(k, -1) % column
+            return acc
+
+        # The two sums of each state, as an index into a table of functions of them.
+        sum_direct = np.zeros(1, dtype=np.int64)
+        sum_all = np.zeros(1, dtype=np.int64)
+        for t, p in enumerate(plan.tracked):
+            e = np.arange(box.extents[t], dtype=np.int64) + box.low[t]
+            sum_all = (sum_all[:, None] + e[None, :]).reshape(-1)
+            step = e if plan.direct >> p & 1 else np.zeros_like(e)
+            sum_direct = (sum_direct[:, None] + step[None, :]).reshape(-1)
+        lo_d, hi_d = int(sum_direct.min()), int(sum_direct.max())
+        lo_a, hi_a = int(sum_all.min()), int(sum_all.max())
+        span = hi_a - lo_a + 1
+        index = (sum_direct - lo_d) * span + (sum_all - lo_a)
+        grid_d = np.arange(lo_d, hi_d + 1, dtype=np.int64)[:, None]
+        grid_a = np.arange(lo_a, hi_a + 1, dtype=np.int64)[None, :]
+        to_pool = (to_pool0 + grid_d + 0 * grid_a).reshape(-1)
+        picks = (picks0 - grid_a + 0 * grid_d).reshape(-1)
         pool = picks + to_pool
-        rows = []
-        per_player: dict[int, list[Array]] = {p: [] for p in plan.tracked} if free else {}
-        for prime in self.primes:
-            fact, inv, reciprocal = _tables(prime, top)
-
-            def at(table: Array, index: Array) -> Array:
-                return table[np.clip(index, 0, top)]
-
-            w = fact[free] * at(inv, to_pool) % prime
-            for x in missing.values():
-                w = w * at(inv, x) % prime
-            w = w * at(fact, pool) % prime
-            for x in left.values():
-                w = w * at(inv, x) % prime
-            w = np.where(valid, w, 0)
-            rows.append(w)
-            inv_free = pow(free, -1, prime) if free else 0
-            for p, xs in per_player.items():
-                # One given free card at p: a direct player gets it with weight missing / free;
-                # a pooled player gets one of the free cards sent to the pool, weight left / pool.
-                if p in missing:
-                    x = w * missing[p] % prime
-                else:
-                    x = w * to_pool % prime * left[p] % prime * at(reciprocal, pool) % prime
-                xs.append(x * inv_free % prime)
-        return np.stack(rows), {p: np.stack(xs) for p, xs in per_player.items()}
+        ok = (to_pool >= 0) & (picks >= 0)
+        table = np.where(ok, inv[:, np.clip(to_pool, 0, top)] * fact[:, np.clip(pool, 0, top)] % column, 0)
+        weight = np.ascontiguousarray(outer(factors) * np.take(table, index, axis=1) % column)
+        if not free:
+            return weight, {}
+        inv_free = np.array([pow(free, -1, q) for q in self.primes], dtype=np.int64)[:, None]
+        shape = (k, *box.extents)
+        per_player: dict[int, Array] = {}
+        share: Array | None = None
+        for t, p in enumerate(plan.tracked):
+            # One given free card at p: a direct player gets it with weight missing / free;
+            # a pooled player gets one of the free cards sent to the pool, weight left / pool.
+            if plan.direct >> p & 1:
+                base = weight
+            else:
+                if share is None:
+                    part = to_pool % column * reciprocal[:, np.clip(pool, 0, top)] % column * inv_free % column
+                    share = weight * np.take(part, index, axis=1) % column
+                base = share
+            along = [1] * (d + 1)
+            along[0], along[t + 1] = k, box.extents[t]
+            scale = np.clip(values[t], 0, None)[None, :] % column
+            if plan.direct >> p & 1:
+                scale = scale * inv_free % column
+            x = base.reshape(shape) * scale.reshape(along) % column.reshape([k] + [1] * d)
+            per_player[p] = x.reshape(k, box.size)
+        return weight, per_player
 
     # -- the passes
 
