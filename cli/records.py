@@ -106,6 +106,14 @@ def format_record(
         sys.stdout.write(text)
 
 
+def emit(text: str, output: Path | None) -> None:
+    """Write a record's text to stdout, or to ``output`` when given."""
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
 class Form(StrEnum):
     json = "json"
     fish = "fish"
@@ -120,10 +128,7 @@ def convert(
     """Convert a record between the .fish text form and the JSON form (both round-trip)."""
     record = load_record(path)
     text = record_json.dumps(record) if to is Form.json else fish.dumps(record)
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        output.write_text(text, encoding="utf-8")
+    emit(text, output)
 
 
 @handles_errors
@@ -143,10 +148,7 @@ def simulate(
         players=players, deck=deck, rule_set=rules, bluffing=bluffing, house=frozenset(house or ()), seed=seed
     )
     text = fish.dumps(record)
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        output.write_text(text, encoding="utf-8")
+    emit(text, output)
 
 
 @handles_errors
