@@ -10,7 +10,7 @@ from typing import Any
 
 from .analysis import Analysis, Holders
 from .cards import Card
-from .knowledge import PUBLIC, Position
+from .knowledge import Position
 from .record import Ask, Record
 from .replay import Game, Step
 from .tactics import claimable, lockouts, mistakes, threats
@@ -54,10 +54,6 @@ def threats_dict(analysis: Analysis, at: int) -> dict[str, Any]:
 
 def lockouts_dict(analysis: Analysis, at: int) -> dict[str, Any]:
     return {"at": at, "lockouts": [lk.to_dict() for lk in lockouts(analysis, at)]}
-
-
-def mistakes_list(analysis: Analysis) -> list[dict[str, Any]]:
-    return [m.to_dict() for m in mistakes(analysis).mistakes]
 
 
 def analysis_dict(analysis: Analysis) -> dict[str, Any]:
@@ -128,16 +124,3 @@ def _event_reason(event: object, player: str, card: Card) -> str:
             return f"{player} answered no when {event.asker} asked for {card.pretty}"
         return f"{player} asked for {card.pretty}, so did not hold it"
     return "the record shows it elsewhere"
-
-
-__all__ = [
-    "PUBLIC",
-    "analysis_dict",
-    "holders_dict",
-    "lockouts_dict",
-    "mistakes_list",
-    "player_summary",
-    "ruled_out_reasons",
-    "state_dict",
-    "threats_dict",
-]
