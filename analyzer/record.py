@@ -410,12 +410,7 @@ def dump(record: Record, path: str | Path) -> None:
 def dumps(record: Record) -> str:
     """The canonical text of a record."""
     out: list[str] = []
-    for k in INFO_KEYS[:3]:
-        if k in record.info:
-            out.append(f"{k}: {record.info[k]}")
-    for k in ("Date", "Notes"):
-        if k in record.info:
-            out.append(f"{k}: {record.info[k]}")
+    out.extend(f"{k}: {record.info[k]}" for k in INFO_KEYS if k in record.info)  # canonical order
     r = record.rules
     out.append(f"Rules: {r.rule_set.value}")
     out.append(f"Deck: {r.deck_kind.value}")
