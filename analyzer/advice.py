@@ -20,7 +20,7 @@ from .odds import Odds, card_odds, count_deals, information
 from .record import Ask
 from .replay import Game
 from .solver import NoFit, solve
-from .tactics import Claimable, exact_text
+from .tactics import Claimable, exact_text, threatened
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,8 @@ def _asks(
         return []
     holders = solve(mine).holders
     public_deals = count_deals(public)
-    threats = _visible_threats(game, player, holders)
+    # What an opponent could take if given the turn, as far as the player can see.
+    threats = {o: books for o in record.table.opponents(player) if (books := threatened(game, holders, o))}
     hand = {c for c, h in holders.items() if h == (player,)}
     books = [b for b in record.rules.deck.books if any(c in hand for c in b.cards)]
     found = []
@@ -117,22 +118,6 @@ def _asks(
                     warning = f"if this fails, {target} gets the turn and can take {taken}"
                 found.append(AskAdvice(target, card, chance, given, warning))
     found.sort(key=lambda a: (-a.odds, a.warning is not None, a.given, a.card.code, a.target))
-    return found
-
-
-def _visible_threats(game: Game, player: str, holders: dict[Card, tuple[str, ...]]) -> dict[str, list[Book]]:
-    """Opponents who, as far as the player can see, could take a book if given the turn."""
-    table = game.record.table
-    found: dict[str, list[Book]] = {}
-    for book in game.record.rules.deck.books:
-        cards = [holders[c] for c in book.cards if c in holders]
-        if not cards or any(len(h) != 1 for h in cards):
-            continue
-        owners = {h[0] for h in cards}
-        if any(table.team_of(p) == table.team_of(player) for p in owners):
-            for p in owners:
-                if table.team_of(p) != table.team_of(player):
-                    found.setdefault(p, []).append(book)
     return found
 
 
