@@ -44,6 +44,7 @@ from .render import (
 from .replay import replay
 from .stats import GAME_SCHEMA, PLAYER_SCHEMA, game_row, kind_key, player_rows, rate_text
 from .tactics import KINDS, mistakes
+from .wording import plural
 
 RECORD_SUFFIXES = (".fish", ".json")
 Progress = Callable[[int, int, str], None]  # (records done, records in all, file just done)
@@ -209,9 +210,7 @@ def summary_blocks(
 ) -> tuple[Block, ...]:
     """The summary page: overview, wins by team, claim accuracy, mistakes, games, failures."""
     total = games.height + failures.height
-    overview = (
-        f"{total} record{'s' if total != 1 else ''} in {folder}: {games.height} analyzed, {failures.height} failed."
-    )
+    overview = f"{plural(total, 'record')} in {folder}: {games.height} analyzed, {failures.height} failed."
     return (
         Heading(1, (f"Batch summary: {folder}",)),
         Para((overview,), "sub"),

@@ -48,6 +48,7 @@ from .replay import Game
 from .rules import Outcome, RuleSet
 from .stats import player_stats, rate_text
 from .tactics import KINDS, Mistake, MistakeReport, claimable, mistakes, quote_odds
+from .wording import plural
 
 MARKS = {"known": "●", "possible": "○", "impossible": "·"}
 OUTCOME_TEXT = {
@@ -571,16 +572,12 @@ def _grids(game: Game, analysis: Analysis, view: str, moments: list[int], odds: 
 # ---------------------------------------------------------------- mistakes
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _mistake_blocks(game: Game, analysis: Analysis, found: MistakeReport) -> tuple[Block, ...]:
     blocks: list[Block] = []
     kinds = Counter(m.kind for m in found.mistakes)
     if found.mistakes:
-        summary = ", ".join(_plural(kinds[k], kind_text(k)) for k in KINDS if kinds[k])
-        blocks.append(Para((strong(_plural(len(found.mistakes), "mistake")), f": {summary}.")))
+        summary = ", ".join(plural(kinds[k], kind_text(k)) for k in KINDS if kinds[k])
+        blocks.append(Para((strong(plural(len(found.mistakes), "mistake")), f": {summary}.")))
     else:
         blocks.append(Para(("No mistakes found.",)))
     if found.unjudged:

@@ -19,6 +19,7 @@ from analyzer.record import Ask, Claim, Comment, event_text
 from analyzer.replay import Game
 from analyzer.rules import HouseRule, RuleSet
 from analyzer.simulate import simulate as run_simulation
+from analyzer.wording import plural
 
 from .common import (
     AT_HELP,
@@ -74,10 +75,7 @@ def validate(
         for v in game.violations:
             err.print(f"{path}:{v.line}: event {v.event}: {v.message} [{v.code}]")
         if game.violations:
-            err.print(
-                f"{len(game.violations)} rule break{'s' if len(game.violations) != 1 else ''}; "
-                f"events after {game.trusted_until} are untrusted"
-            )
+            err.print(f"{plural(len(game.violations), 'rule break')}; events after {game.trusted_until} are untrusted")
         else:
             state = "finished" if game.finished else "unfinished"
             a, b = game.final.score
