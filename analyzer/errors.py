@@ -34,11 +34,6 @@ class HalfsuitError(Exception):
         self.path = path
         self.event = event
 
-    def located(self, path: str) -> HalfsuitError:
-        """Attach the file name once it is known; returns self for chaining."""
-        self.path = path
-        return self
-
     def where(self) -> str:
         """``FILE:LINE:`` (or as much of it as is known)."""
         parts = [self.path or "<record>"]

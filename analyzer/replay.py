@@ -177,7 +177,7 @@ class _Replayer:
     def show(self, card: Card, holder: str) -> None:
         """The card is seen at holder (an answered ask or a checked claim)."""
         h = self.history[card]
-        if h.reveal is None and card not in self.shown:
+        if h.reveal is None:
             h.reveal = (self.n, holder)
         self.shown[card] = holder
 
