@@ -20,7 +20,11 @@ players allowed it, and the deals are the coefficient of ``prod x_p ** slots[p]`
   the ways to share them and the ``S`` factors out are a closed multinomial weight per state.
 - Books are taken one at a time, in the order that keeps the box small: before a book the box
   only holds what the books so far can give, and states from which a direct player can no
-  longer fill its slots are dropped.
+  longer fill its slots are dropped. What a book can give a direct player is bounded both ways
+  by the deals of its cards that meet its requirements (a player who asked holds at least one).
+- Early on, the deals so far reach few states of the box. A book is then applied to those
+  states only, as its expanded polynomial (each live state moved by each monomial), and on the
+  way back the values before it are computed only where the next book back reads them.
 - The odds of a card come from a forward pass (the product of the factors before it) and a
   backward pass (the ways to complete after it): the deals with ``c`` at ``p`` are the sum over
   states of forward x backward moved by ``x_p``. Cards that look alike get one sum; pooled
@@ -126,6 +130,9 @@ class _Group:
     cards: list[Card]
     terms: list[tuple[int, tuple[int, ...]]]
     kinds: dict[int, list[Card]] = field(default_factory=dict)
+    # Per player: the fewest and the most of the cards it holds in some deal meeting the
+    # requirements (the support of the group's polynomial, which bounds the boxes).
+    reach: tuple[tuple[int, int], ...] = ()
 
     @cached_property
     def counts(self) -> list[list[tuple[int, int]]]:
@@ -198,7 +205,9 @@ class _Model:
             self.groups.append(self._book(same, bound[top]))
         self.zero = not all(g.terms for g in self.groups)  # the terms of a book cancelled out
         for m, same in loose.items():
-            self.groups.append(_Group(same, [(1, tuple(m for _ in same))], {0: same}))
+            n = len(self.players)
+            reach = tuple((len(same) if m == 1 << p else 0, len(same) if m >> p & 1 else 0) for p in range(n))
+            self.groups.append(_Group(same, [(1, tuple(m for _ in same))], {0: same}, reach))
 
     def _book(self, cards: list[Card], reqs: list[tuple[str, int, frozenset[Card]]]) -> _Group:
         """One group with its signed terms; cards alike (same mask and requirements) share odds."""
@@ -223,7 +232,57 @@ class _Model:
             if all(narrowed):
                 lines.append((j + 1, narrowed, -sign))
         kept = [(coef, masks) for masks, coef in terms.items() if coef]
-        return _Group(order, kept, {i: same for i, same in enumerate(alike.values())})
+        needs = tuple(
+            (kind == "at", bit, sum(1 << i for i, c in enumerate(order) if c in rcards)) for kind, bit, rcards in reqs
+        )
+        reach = _reach(tuple(self.mask[c] for c in order), needs, len(self.players))
+        if reach is None:
+            kept = []  # no deal of these cards meets the requirements
+        return _Group(order, kept, {i: same for i, same in enumerate(alike.values())}, reach or ())
+
+
+@lru_cache(maxsize=4096)
+def _reach(
+    masks: tuple[int, ...], needs: tuple[tuple[bool, int, int], ...], n: int
+) -> tuple[tuple[int, int], ...] | None:
+    """Per player, the fewest and the most of these cards it holds in a deal of them that meets
+    the requirements; None when no deal does.
+
+    ``needs`` are (at least one?, player bit, card bits): at least one of the cards, or not all
+    of them, with the player. A walk over the cards keeps, per state of the requirements (which
+    "at least one" are met, which "not all" the player still holds every card of so far), the
+    fewest and the most cards of each player.
+    """
+    full = sum(1 << j for j, (at, _, _) in enumerate(needs) if not at)
+    states: dict[int, tuple[list[int], list[int]]] = {full: ([0] * n, [0] * n)}
+    for i, allowed in enumerate(masks):
+        nxt: dict[int, tuple[list[int], list[int]]] = {}
+        for state, (low, high) in states.items():
+            for q in range(n):
+                if not allowed >> q & 1:
+                    continue
+                s = state
+                for j, (at, bit, cards) in enumerate(needs):
+                    if cards >> i & 1:
+                        if at and bit == 1 << q:
+                            s |= 1 << j
+                        elif not at and bit != 1 << q:
+                            s &= ~(1 << j)
+                lo = low[:]
+                hi = high[:]
+                lo[q] += 1
+                hi[q] += 1
+                if s in nxt:
+                    seen_lo, seen_hi = nxt[s]
+                    lo = list(map(min, seen_lo, lo))
+                    hi = list(map(max, seen_hi, hi))
+                nxt[s] = (lo, hi)
+        states = nxt
+    done = sum(1 << j for j, (at, _, _) in enumerate(needs) if at)
+    ends = [bounds for state, bounds in states.items() if state == done]
+    if not ends:
+        return None
+    return tuple((min(lo[p] for lo, _ in ends), max(hi[p] for _, hi in ends)) for p in range(n))
 
 
 # ---------------------------------------------------------------- the plan
@@ -264,8 +323,9 @@ class _Plan:
 
     A tracked direct player's exponent counts the cards it gets; a tracked pooled player's counts
     the cards it is singled out of. Between groups the box holds the states the groups so far
-    can reach and the rest can still complete: a direct player must be able to fill its slots
-    from the groups left and the free cards. A pooled player gets room for one more, for a card
+    can reach and the rest can still complete: a direct player gets from each group between the
+    fewest and the most cards a deal of it can give, and must be able to fill its slots from the
+    groups left and the free cards. A pooled player gets room for one more, for a card
     forced onto it (the odds). A group works in the box from the lower bounds before it to the
     upper bounds after it. Groups go in the order that keeps that box smallest.
     """
@@ -287,6 +347,7 @@ class _Plan:
         dim = {p: t for t, p in enumerate(tracked)}
         d = len(tracked)
         most: list[list[int]] = []  # per group and dim: the most any term gives it
+        least: list[list[int]] = []  # ... and the least every deal of it gives a direct player
         ops: list[int] = []  # per group: array moves of the forward walk
         for g in model.groups:
             top = [0] * d
@@ -298,15 +359,21 @@ class _Plan:
                         got[dim[p]] += k
                     work += k * len(moves[m])
                 top = list(map(max, top, got))
+            # A direct player's exponent is its share of the group's cards: what a deal of them
+            # meeting the requirements can give it bounds the box both ways.
+            for t, p in enumerate(tracked):
+                if direct >> p & 1:
+                    top[t] = min(top[t], g.reach[p][1])
             most.append(top)
+            least.append([g.reach[p][0] if direct >> p & 1 else 0 for p in tracked])
             ops.append(work)
         slots = [model.slots[p] for p in tracked]
         is_direct = [bool(direct >> p & 1) for p in tracked]
         total = [sum(m[t] for m in most) for t in range(d)]
         free = len(model.free)
 
-        def low(so_far: list[int]) -> list[int]:
-            return [max(0, slots[t] - (total[t] - so_far[t]) - free) if is_direct[t] else 0 for t in range(d)]
+        def low(so_far: list[int], given: list[int]) -> list[int]:
+            return [max(given[t], slots[t] - (total[t] - so_far[t]) - free) if is_direct[t] else 0 for t in range(d)]
 
         def high(so_far: list[int]) -> list[int]:
             return [min(slots[t], so_far[t] + (0 if is_direct[t] else 1)) for t in range(d)]
@@ -314,8 +381,9 @@ class _Plan:
         self.tracked = tracked
         self.dim = dim
         self.start = _Box([0] * d, [0] * d)
-        self.impossible = any(low([0] * d))
+        self.impossible = any(low([0] * d, [0] * d))
         so_far = [0] * d
+        given = [0] * d
         left = list(range(len(model.groups)))
         self.order: list[int] = []
         self.work: dict[int, _Box] = {}  # the box each group works in
@@ -331,13 +399,14 @@ class _Plan:
             return n
 
         while left:
-            floor = low(so_far)
+            floor = low(so_far, given)
             best = min(left, key=lambda g: (size(g, so_far, floor), -ops[g]))
             left.remove(best)
             so_far = [x + y for x, y in zip(so_far, most[best], strict=True)]
+            given = [x + y for x, y in zip(given, least[best], strict=True)]
             self.order.append(best)
             self.work[best] = box = _Box(floor, high(so_far))
-            self.after[best] = _Box(low(so_far), high(so_far))
+            self.after[best] = _Box(low(so_far, given), high(so_far))
             group = model.groups[best]
             dots = sum((m[i] & mentioned).bit_count() for _, m in group.terms for i in range(len(group.kinds)))
             self.cost += box.size * (2 * ops[best] + 2 * dots + len(group.terms))
@@ -433,6 +502,11 @@ _BITS = 8
 _SLICED = 1.75  # a shifted multiply-add over several dims costs about this many whole-box moves
 _DOT = 1.4  # ... and a dot product moved in one dim
 _CORRELATE = 4  # ... and one moved in several dims
+_SPARSE = 12  # a live state moved by one monomial costs about this many states of a box move
+_FEW_MONOMIALS = 20  # fewer monomials than this are rare: no need to expand to find out
+_SPARSE_FLOOR = 1 << 16  # below this (states times moves) a group is cheap through the whole box
+_SMALL_KEEP = 1 << 12  # a box this small is read state by state rather than as a whole
+_MAX_GATHER = 1 << 23  # live states times monomials times primes gathered at once, at most
 
 
 def _times(poly: dict[int, int], factor: Factor) -> dict[int, int]:
@@ -478,15 +552,22 @@ def _expand_odds(
 ) -> tuple[tuple[tuple[int, int], Poly], ...]:
     """Per card i of the first ``kinds`` and tracked player q (with its dim t in ``dims``): the
     polynomial of the terms with card i at q, that is ``x_q`` times the other cards' factors,
-    over the terms allowing q card i."""
+    over the terms allowing q card i. Terms giving card i the same players are expanded once."""
     out = []
     for i in range(kinds):
         by_mask: dict[int, list[tuple[int, list[Factor]]]] = {}
         for coef, factors, masks in terms:
             by_mask.setdefault(masks[i], []).append((coef, [*factors[:i], *factors[i + 1 :]]))
+        expanded: dict[int, dict[int, int]] = {}
+        for m, ts in by_mask.items():
+            expanded[m] = {}
+            _expand_into(expanded[m], ts)
         for q, t in dims:
             total: dict[int, int] = {}
-            _expand_into(total, [term for m, ts in by_mask.items() if m >> q & 1 for term in ts])
+            for m, part in expanded.items():
+                if m >> q & 1:
+                    for k, c in part.items():
+                        total[k] = total.get(k, 0) + c
             shift = 1 << (_BITS * t)
             poly = tuple((k + shift, c) for k, c in total.items() if c)
             if poly:
@@ -555,22 +636,120 @@ class _Engine:
         # in moves of a whole box.
         self.polys: dict[int, Poly] = {}
         self.back_polys: dict[int, Poly] = {}
+        # What each group costs through its whole box, forward and back with the odds.
+        self.costs: dict[int, tuple[float, float]] = {}
         for g, terms in enumerate(plan.factors):
             group = self.model.groups[g]
-            if len(terms) < 2 or len(group.cards) >= 1 << (_BITS - 1):
-                continue
             kinds = len(group.kinds)
             moves = [[sum(1 for _, t in f if t >= 0) for f in fs] for _, fs in terms]
             steps = sum(m + 0.5 for ms in moves for m in ms if m)
             walk = steps + len(terms) / 2
             dots = sum((masks[i] & plan.mentioned).bit_count() for _, masks in group.terms for i in range(kinds))
             walk_back = walk + sum(m + 0.5 for ms in moves for m in ms[: kinds - 1] if m) + _DOT * dots
-            poly = _expand(tuple((coef, tuple(fs)) for coef, fs in terms))
+            self.costs[g] = (walk, walk_back)
+            if len(terms) < 2 or not self._expandable(g):
+                continue
+            poly = self._poly(g)
             cost = _SLICED * sum(1 if abs(c) == 1 else 2 for _, c in poly)
             if cost < walk:
                 self.polys[g] = poly
             if cost + _CORRELATE * len(poly) < walk_back:
                 self.back_polys[g] = poly
+            self.costs[g] = (min(walk, cost), min(walk_back, cost + _CORRELATE * len(poly)))
+
+    def _expandable(self, g: int) -> bool:
+        return len(self.model.groups[g].cards) < 1 << (_BITS - 1)
+
+    def _poly(self, g: int) -> Poly:
+        """The group's polynomial over the dims of the box (``S`` moves nothing)."""
+        return _expand(tuple((coef, tuple(fs)) for coef, fs in self.plan.factors[g]))
+
+    def _odds_polys(self, g: int) -> tuple[tuple[tuple[int, int], Poly], ...]:
+        """Per kind of card i and tracked player q: the polynomial of the group with card i at q."""
+        plan = self.plan
+        group = self.model.groups[g]
+        kinds = len(group.kinds)
+        key = tuple(
+            (coef, tuple(fs), masks[:kinds])
+            for (coef, fs), (_, masks) in zip(plan.factors[g], group.terms, strict=True)
+        )
+        return _expand_odds(key, kinds, tuple((q, plan.dim[q]) for q in plan.tracked))
+
+    def _odds_keys(self, g: int) -> list[int]:
+        """The monomials of all the odds polynomials of a group, sorted."""
+        return sorted({key for _, part in self._odds_polys(g) for key, _ in part})
+
+    def _sparse(
+        self, g: int, a: Array, box: _Box, needed: Array | None = None, keep: _Box | None = None
+    ) -> _Sparse | None:
+        """When few states of ``a`` are not zero (early on, the deals so far reach few of the
+        box's states), those states and the group's polynomial, if moving each of them by each
+        monomial costs less than going through the whole box; else None.
+
+        Going back (``keep`` given: the box the pass goes on in), the values before the group
+        are needed at the states ``needed`` (coordinates in ``keep``) or, when None, in all of
+        ``keep``; they are computed there only.
+        """
+        if not self._expandable(g):
+            return None
+        budget = box.size * self.costs[g][0 if keep is None else 1]
+        if budget < _SPARSE_FLOOR:
+            return None
+        live = np.flatnonzero(a.any(axis=0))
+        per_monomial: float = live.size * _SPARSE
+        if keep is not None:
+            assert keep.low == box.low, "the pass goes on in a box starting where the group's does"
+            per_monomial += keep.size * _SLICED if needed is None else needed.shape[1] * _SPARSE
+        if per_monomial * _FEW_MONOMIALS >= budget:
+            return None
+        poly = self._poly(g)
+        if per_monomial * len(poly) >= budget or live.size * len(poly) * len(a) > _MAX_GATHER:
+            return None
+        return _Sparse(live, _coords(live, box), poly, needed)
+
+    def _reads(self, g: int, sparse: _Sparse, after: _Box) -> Array:
+        """The states of ``after`` (coordinates) whose values a sparse pass back through group g
+        reads: the live states moved by the odds' monomials, the needed ones by the group's."""
+        box = self.plan.work[g]
+        assert sparse.needed is not None
+        parts = [
+            _moved_coords(sparse.coords, box, self._odds_keys(g)),
+            _moved_coords(sparse.needed, box, [key for key, _ in sparse.poly]),
+        ]
+        coords = (
+            np.concatenate(parts, axis=1)
+            - np.array(after.low, dtype=np.int64)[:, None]
+            + np.array(box.low, dtype=np.int64)[:, None]
+        )
+        inside = np.all((coords >= 0) & (coords < np.array(after.ranges, dtype=np.int64)[:, None]), axis=0)
+        coords = coords[:, inside]
+        flat = np.unique(np.ravel_multi_index(tuple(coords), after.ranges)) if coords.size else coords[0]
+        return np.stack(np.unravel_index(flat, after.ranges)).astype(np.int64).reshape(len(after.ranges), -1)
+
+    @staticmethod
+    def _targets(live: Array, coords: Array, box: _Box, keys: Sequence[int]) -> Array:
+        """Per monomial and live state: the state moved by the monomial (a flat index), or
+        ``box.size`` where that leaves the box."""
+        d = len(box.ranges)
+        v = np.array([_unpack(key, d) for key in keys], dtype=np.int64).reshape(len(keys), d)
+        strides = np.array([math.prod(box.extents[t + 1 :]) for t in range(d)], dtype=np.int64)
+        inside = np.ones((len(keys), live.size), dtype=bool)
+        for t in range(d):
+            inside &= coords[t][None, :] + v[:, t : t + 1] < box.ranges[t]
+        return np.where(inside, live[None, :] + (v @ strides)[:, None], box.size)
+
+    def _apply_sparse(self, a: Array, box: _Box, sparse: _Sparse) -> Array:
+        """``a`` (reduced, zero outside the live states) times the polynomial: each live state
+        moved by each monomial."""
+        coefs = np.array([c for _, c in sparse.poly], dtype=np.int64)
+        # Each state gets at most one product per monomial, each below p * |coef|.
+        assert int(np.abs(coefs).sum()) < 1 << 31, "a book's coefficients stay small"
+        where = self._targets(sparse.live, sparse.coords, box, [key for key, _ in sparse.poly]).ravel()
+        out = np.zeros((len(a), box.size + 1), dtype=np.int64)
+        values = a[:, sparse.live]
+        for row in range(len(a)):
+            np.add.at(out[row], where, (coefs[:, None] * values[row][None, :]).ravel())
+        return self._reduce(out[:, :-1])
 
     # -- arrays
 
@@ -867,7 +1046,11 @@ class _Engine:
             a = self._resize(a, box, plan.work[g])
             if odds:
                 before[g] = a
-            a = self._group(a, plan.work[g], plan.factors[g], self.polys.get(g))
+            sparse = self._sparse(g, a, plan.work[g])
+            if sparse:
+                a = self._apply_sparse(a, plan.work[g], sparse)
+            else:
+                a = self._group(a, plan.work[g], plan.factors[g], self.polys.get(g))
             a = self._resize(a, plan.work[g], plan.after[g])
             box = plan.after[g]
         weight, per_player = self._weights()
@@ -883,11 +1066,32 @@ class _Engine:
         found: dict[tuple[Card, int], Array] = {}
         for p, w in per_player.items():
             found[(model.free[0], p)] = self._dot([x[:k] for x in pieces], w[:k], plan.final)
+        # Which groups to go back through sparsely, first to last: a group's values before it are
+        # needed only where the sparse group before it reads them.
+        sparse_back: dict[int, _Sparse | None] = {}
+        needed: Array | None = np.zeros((len(plan.tracked), 1), dtype=np.int64)  # the start
+        for i, g in enumerate(plan.order):
+            keep = plan.after[plan.order[i - 1]] if i else plan.start
+            if needed is None and keep.size <= _SMALL_KEEP:
+                needed = np.indices(keep.ranges).reshape(len(keep.ranges), -1).astype(np.int64)
+            sparse_back[g] = sparse = self._sparse(g, before[g], plan.work[g], needed, keep)
+            # A group gone back through whole, or sparse with all of ``keep`` needed, reads all;
+            # so does one whose reads would be most of the box anyway.
+            needed = None
+            if sparse and sparse.needed is not None:
+                reads = sparse.live.size * len(self._odds_keys(g)) + sparse.needed.shape[1] * len(sparse.poly)
+                if 2 * reads < plan.after[g].size:
+                    needed = self._reads(g, sparse, plan.after[g])
         b = weight[:k]
         for i in range(len(plan.order) - 1, -1, -1):
             g = plan.order[i]
-            b = self._odds_in_group(g, before[g][:k], self._resize(b, plan.after[g], plan.work[g]), found)
-            b = self._resize(b, plan.work[g], plan.after[plan.order[i - 1]] if i else plan.start)
+            after = self._resize(b, plan.after[g], plan.work[g])
+            keep = plan.after[plan.order[i - 1]] if i else plan.start
+            sparse = sparse_back[g]
+            if sparse:
+                b = self._odds_sparse(g, before[g][:k], after, found, sparse, keep)
+            else:
+                b = self._resize(self._odds_in_group(g, before[g][:k], after, found), plan.work[g], keep)
         assert np.array_equal(b[:, 0], total[:k]), "the forward and backward passes disagree"
         return deals, self._shares(deals, found, k)
 
@@ -950,6 +1154,70 @@ class _Engine:
                 found[(group.kinds[i][0], q)] = (coefs @ sums) % p
         return self._apply(after, box, self.back_polys[g], back=True)
 
+    def _odds_sparse(
+        self, g: int, start: Array, after: Array, found: dict[tuple[Card, int], Array], sparse: _Sparse, keep: _Box
+    ) -> Array:
+        """Back through a group from the few live states of ``start`` (all the forward pass
+        reached), as ``_odds_by_poly`` does, reading ``after`` only at live states moved by each
+        monomial; the values before the group come out in ``keep``, the box the pass goes on in."""
+        plan = self.plan
+        group, box = self.model.groups[g], plan.work[g]
+        k = len(start)
+        p = self.p[:k]
+        padded = np.zeros((k, box.size + 1), dtype=np.int64)
+        padded[:, :-1] = after
+        polys = self._odds_polys(g)
+        keys = self._odds_keys(g)
+        column = {key: j for j, key in enumerate(keys)}
+        moved = padded[:, self._targets(sparse.live, sparse.coords, box, keys)]  # (primes, monomials, states)
+        sums = np.zeros((k, len(keys)), dtype=np.int64)
+        for j, piece in enumerate(self._pieces(start[:, sparse.live])):
+            part = np.einsum("kn,kun->ku", piece, moved) % p[:, None]
+            sums = (sums + part * (np.left_shift(1, j * self.piece) % p)[:, None]) % p[:, None]
+        for (i, q), poly in polys:
+            coefs = np.zeros(len(keys), dtype=np.int64)
+            for key, c in poly:
+                coefs[column[key]] = c
+            assert int(np.abs(coefs).sum()) < 1 << 31, "a book's coefficients stay small"
+            found[(group.kinds[i][0], q)] = (sums @ coefs) % p
+        if sparse.needed is None:
+            return self._adjoint(after, box, keep, sparse.poly)
+        # Only at the needed states: each moved by each monomial, read from ``after``.
+        coefs = np.array([c for _, c in sparse.poly], dtype=np.int64)
+        assert int(np.abs(coefs).sum()) < 1 << 31, "a book's coefficients stay small"
+        at = _flat(sparse.needed, box)
+        where = self._targets(at, sparse.needed, box, [key for key, _ in sparse.poly])
+        out = np.zeros((k, keep.size), dtype=np.int64)
+        out[:, _flat(sparse.needed, keep)] = np.einsum("u,kun->kn", coefs, padded[:, where]) % p[:, None]
+        return out
+
+    def _adjoint(self, after: Array, box: _Box, keep: _Box, poly: Poly) -> Array:
+        """The values before a group, in ``keep`` (a box with the same lower bounds inside the
+        group's): the adjoint of multiplying by the polynomial, one shifted multiply-add of a
+        ``keep``-sized slice per monomial."""
+        k = len(after)
+        src = after.reshape((k, *box.extents))
+        out = np.zeros((k, *keep.extents), dtype=np.int64)
+        room = _REDUCE_AT
+        for key, coef in poly:
+            v = _unpack(key, len(box.ranges))
+            ends = [min(r, x + q) for x, r, q in zip(v, box.ranges, keep.ranges, strict=True)]
+            if any(x >= e for x, e in zip(v, ends, strict=True)):
+                continue
+            if abs(coef) > room:
+                out = self._reduce(out)
+                room = _REDUCE_AT
+            room -= abs(coef)
+            part = src[(slice(None), *(slice(x, e) for x, e in zip(v, ends, strict=True)))]
+            o = out[(slice(None), *(slice(0, e - x) for x, e in zip(v, ends, strict=True)))]
+            if coef == 1:
+                o += part
+            elif coef == -1:
+                o -= part
+            else:
+                o += part * coef
+        return self._reduce(out.reshape(k, keep.size))
+
     def _shares(self, deals: int, found: dict[tuple[Card, int], Array], k: int) -> dict[Card, dict[str, int]]:
         """Exact deals per card and player; pooled players nobody singles out share the rest
         in proportion to their slots (they differ in nothing else)."""
@@ -982,6 +1250,36 @@ class _Engine:
             for c in same:
                 result[c] = ways
         return result
+
+
+@dataclass
+class _Sparse:
+    """The live states of a box (flat indices and coordinates, dims first) with the group's
+    polynomial; going back, the states where values are needed (None: all)."""
+
+    live: Array
+    coords: Array
+    poly: Poly
+    needed: Array | None = None
+
+
+def _moved_coords(coords: Array, box: _Box, keys: Sequence[int]) -> Array:
+    """Every state of ``coords`` moved by every monomial, those inside the box (coordinates)."""
+    d = len(box.ranges)
+    v = np.array([_unpack(key, d) for key in set(keys)], dtype=np.int64).reshape(-1, d)
+    moved = (coords[:, None, :] + v.T[:, :, None]).reshape(d, -1)
+    return moved[:, np.all(moved < np.array(box.ranges, dtype=np.int64)[:, None], axis=0)]
+
+
+def _flat(coords: Array, box: _Box) -> Array:
+    """Flat indices of coordinates (dims x states) in a box."""
+    strides = np.array([math.prod(box.extents[t + 1 :]) for t in range(len(box.extents))], dtype=np.int64)
+    return np.asarray(strides @ coords, dtype=np.int64)
+
+
+def _coords(flat: Array, box: _Box) -> Array:
+    """Coordinates (dims x states) of flat indices of a box."""
+    return np.stack(np.unravel_index(flat, box.extents)).astype(np.int64).reshape(len(box.extents), -1)
 
 
 @cache
