@@ -690,7 +690,7 @@ class _Engine:
         are needed at the states ``needed`` (coordinates in ``keep``) or, when None, in all of
         ``keep``; they are computed there only.
         """
-        if not self._expandable(g):
+        if not self._expandable(g) or not box.ranges:
             return None
         budget = box.size * self.costs[g][0 if keep is None else 1]
         if budget < _SPARSE_FLOOR:

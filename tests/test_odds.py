@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 
@@ -12,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analyzer import knowledge, record, replay, solver
+from analyzer import odds as odds_module
 from analyzer.cards import Card, DeckKind, make_deck, parse_card
 from analyzer.knowledge import PUBLIC, Position, Requirement
 from analyzer.odds import card_odds, count_deals, information
@@ -278,6 +282,78 @@ def test_bigger_random_positions_match_the_plain_count(pos: Position) -> None:
             forced = Position(**{**vars(pos), "allowed": {**pos.allowed, c: (p,)}})
             assert share == Fraction(plain_count(forced), deals)
         assert sum(odds.cards[c].values()) == 1
+
+
+# ------------------------------------------------------------ the counter's shortcuts
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 4).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(st.integers(1, (1 << n) - 1), min_size=1, max_size=5),
+            st.lists(st.tuples(st.booleans(), st.integers(0, n - 1), st.integers(1, 31)), max_size=3),
+        )
+    )
+)
+def test_a_books_share_per_player_is_bounded_by_listing_its_deals(
+    case: tuple[int, list[int], list[tuple[bool, int, int]]],
+) -> None:
+    """The fewest and most cards of a book each player holds over the deals of it that meet its
+    requirements, which bound the counter's boxes, equal those of listing every such deal."""
+    n, masks, raw = case
+    needs = tuple(
+        (at, 1 << q, cards & ((1 << len(masks)) - 1)) for at, q, cards in raw if cards & ((1 << len(masks)) - 1)
+    )
+    shares: list[list[int]] = []
+    for deal in itertools.product(*[[q for q in range(n) if m >> q & 1] for m in masks]):
+        held = [{i for i, q in enumerate(deal) if q == p} for p in range(n)]
+        if all(
+            bool(held[bit.bit_length() - 1] & cards_of(cards))
+            if at
+            else not cards_of(cards) <= held[bit.bit_length() - 1]
+            for at, bit, cards in needs
+        ):
+            shares.append([len(h) for h in held])
+    expected = tuple((min(s[p] for s in shares), max(s[p] for s in shares)) for p in range(n)) if shares else None
+    assert odds_module._reach(tuple(masks), needs, n) == expected
+
+
+def cards_of(bits: int) -> set[int]:
+    return {i for i in range(bits.bit_length()) if bits >> i & 1}
+
+
+@contextmanager
+def _always_sparse(state_by_state: bool) -> Iterator[None]:
+    """Make the counter take its sparse way through every book it can expand; going back, the
+    values before a book are computed state by state where needed, or else as a whole box."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(odds_module, "_SPARSE_FLOOR", 0)
+        mp.setattr(odds_module, "_SPARSE", 0)
+        mp.setattr(odds_module, "_SMALL_KEEP", 1 << 30 if state_by_state else 0)
+        yield
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), st.booleans())
+def test_sparse_passes_match_brute_force(pos: Position, state_by_state: bool) -> None:
+    with _always_sparse(state_by_state):
+        _check_against_oracle(pos)
+
+
+@pytest.mark.skipif(not RECORDS, reason="shared test data not found")
+def test_sparse_passes_match_whole_box_passes_on_shared_views() -> None:
+    games: dict[str, replay.Game] = {}
+    for name, view, at in _views(step=7, players=1):
+        pos = knowledge.position(games.setdefault(name, _game(name)), at, view)
+        try:
+            plain = card_odds(pos)
+        except NoFit:
+            continue
+        for state_by_state in (False, True):
+            with _always_sparse(state_by_state):
+                assert card_odds(pos) == plain, (name, view, at, state_by_state)
 
 
 # ------------------------------------------------------------ every view of the shared records
