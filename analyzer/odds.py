@@ -505,6 +505,7 @@ _CORRELATE = 4  # ... and one moved in several dims
 _SPARSE = 12  # a live state moved by one monomial costs about this many states of a box move
 _FEW_MONOMIALS = 20  # fewer monomials than this are rare: no need to expand to find out
 _SPARSE_FLOOR = 1 << 16  # below this (states times moves) a group is cheap through the whole box
+_MOST_READS = 8  # moved states (with repeats) past this many times a box's size surely cover most of it
 _SMALL_KEEP = 1 << 12  # a box this small is read state by state rather than as a whole
 _MAX_GATHER = 1 << 23  # live states times monomials times primes gathered at once, at most
 
@@ -638,6 +639,7 @@ class _Engine:
         self.back_polys: dict[int, Poly] = {}
         # What each group costs through its whole box, forward and back with the odds.
         self.costs: dict[int, tuple[float, float]] = {}
+        self.odds_keys: dict[int, list[int]] = {}
         for g, terms in enumerate(plan.factors):
             group = self.model.groups[g]
             kinds = len(group.kinds)
@@ -677,7 +679,9 @@ class _Engine:
 
     def _odds_keys(self, g: int) -> list[int]:
         """The monomials of all the odds polynomials of a group, sorted."""
-        return sorted({key for _, part in self._odds_polys(g) for key, _ in part})
+        if g not in self.odds_keys:
+            self.odds_keys[g] = sorted({key for _, part in self._odds_polys(g) for key, _ in part})
+        return self.odds_keys[g]
 
     def _sparse(
         self, g: int, a: Array, box: _Box, needed: Array | None = None, keep: _Box | None = None
@@ -709,22 +713,21 @@ class _Engine:
 
     def _reads(self, g: int, sparse: _Sparse, after: _Box) -> Array:
         """The states of ``after`` (coordinates) whose values a sparse pass back through group g
-        reads: the live states moved by the odds' monomials, the needed ones by the group's."""
+        reads: the live states moved by the odds' monomials, the needed ones by the group's.
+
+        Moves are taken on flat indices, so a move out of the box through one dim may land on
+        another state: that only adds states, whose values are then computed for nothing.
+        """
         box = self.plan.work[g]
         assert sparse.needed is not None
-        parts = [
-            _moved_coords(sparse.coords, box, self._odds_keys(g)),
-            _moved_coords(sparse.needed, box, [key for key, _ in sparse.poly]),
-        ]
-        coords = (
-            np.concatenate(parts, axis=1)
-            - np.array(after.low, dtype=np.int64)[:, None]
-            + np.array(box.low, dtype=np.int64)[:, None]
-        )
+        marked = np.zeros(box.size, dtype=bool)
+        for flat, keys in ((sparse.live, self._odds_keys(g)), (_flat(sparse.needed, box), [k for k, _ in sparse.poly])):
+            moved = (flat[None, :] + _offsets(box, keys)[:, None]).ravel()
+            marked[moved[moved < box.size]] = True
+        coords = _coords(np.flatnonzero(marked), box)
+        coords += np.array(box.low, dtype=np.int64)[:, None] - np.array(after.low, dtype=np.int64)[:, None]
         inside = np.all((coords >= 0) & (coords < np.array(after.ranges, dtype=np.int64)[:, None]), axis=0)
-        coords = coords[:, inside]
-        flat = np.unique(np.ravel_multi_index(tuple(coords), after.ranges)) if coords.size else coords[0]
-        return np.stack(np.unravel_index(flat, after.ranges)).astype(np.int64).reshape(len(after.ranges), -1)
+        return coords[:, inside]
 
     @staticmethod
     def _targets(live: Array, coords: Array, box: _Box, keys: Sequence[int]) -> Array:
@@ -929,13 +932,33 @@ class _Engine:
         scales = np.array([[(1 << (j * self.piece)) % q for q in p.tolist()] for j in range(len(pieces))])
         return np.asarray((parts * scales % p).sum(axis=0) % p, dtype=np.int64)
 
-    def _group(self, a: Array, box: _Box, terms: Terms, poly: Poly | None = None) -> Array:
-        """The state after a group: the signed sum of its terms, reduced."""
+    def _group(
+        self,
+        a: Array,
+        box: _Box,
+        terms: Terms,
+        poly: Poly | None = None,
+        ahead: list[list[Array]] | None = None,
+        kept: int = 0,
+    ) -> Array:
+        """The state after a group: the signed sum of its terms, reduced.
+
+        Given ``ahead`` (one list per term, when walking the terms), each term's states after
+        each of its first ``kept`` cards, reduced, are appended to its list for the way back.
+        """
         if poly is not None:
             return self._apply(a, box, poly, back=False)
         parts = []
-        for coef, factors in terms:
-            walked, scale = self._walk(a, box, factors, back=False)
+        for j, (coef, factors) in enumerate(terms):
+            walked, scale = a, 1
+            first = kept if ahead is not None else 0
+            for f in factors[:first]:
+                walked, scale = self._walk(walked, box, [f], back=False)
+                if scale > 1:
+                    walked, scale = self._reduce(walked), 1
+                assert ahead is not None
+                ahead[j].append(walked)
+            walked, scale = self._walk(walked, box, factors[first:], back=False, scale=scale)
             parts.append((coef, walked, scale))
         return self._sum(parts)
 
@@ -1041,6 +1064,7 @@ class _Engine:
         a = np.zeros((self.k, plan.start.size), dtype=np.int64)
         a[:, 0] = 1
         before: dict[int, Array] = {}
+        ahead: dict[int, list[list[Array]]] = {}  # per group walked forward, per term (see _group)
         box = plan.start
         for g in plan.order:
             a = self._resize(a, box, plan.work[g])
@@ -1050,7 +1074,11 @@ class _Engine:
             if sparse:
                 a = self._apply_sparse(a, plan.work[g], sparse)
             else:
-                a = self._group(a, plan.work[g], plan.factors[g], self.polys.get(g))
+                # Walking a group's terms, keep what the way back would walk again.
+                if odds and g not in self.polys and g not in self.back_polys:
+                    ahead[g] = [[] for _ in plan.factors[g]]
+                kept = len(model.groups[g].kinds) - 1
+                a = self._group(a, plan.work[g], plan.factors[g], self.polys.get(g), ahead.get(g), kept)
             a = self._resize(a, plan.work[g], plan.after[g])
             box = plan.after[g]
         weight, per_player = self._weights()
@@ -1072,16 +1100,27 @@ class _Engine:
         needed: Array | None = np.zeros((len(plan.tracked), 1), dtype=np.int64)  # the start
         for i, g in enumerate(plan.order):
             keep = plan.after[plan.order[i - 1]] if i else plan.start
-            if needed is None and keep.size <= _SMALL_KEEP:
+            if needed is None and keep.size <= _SMALL_KEEP and keep.ranges:
                 needed = np.indices(keep.ranges).reshape(len(keep.ranges), -1).astype(np.int64)
             sparse_back[g] = sparse = self._sparse(g, before[g], plan.work[g], needed, keep)
             # A group gone back through whole, or sparse with all of ``keep`` needed, reads all;
             # so does one whose reads would be most of the box anyway.
             needed = None
-            if sparse and sparse.needed is not None:
-                reads = sparse.live.size * len(self._odds_keys(g)) + sparse.needed.shape[1] * len(sparse.poly)
-                if 2 * reads < plan.after[g].size:
+            nothing = np.zeros((len(plan.tracked), 0), dtype=np.int64)
+            if (
+                sparse
+                and sparse.needed is not None
+                and i + 1 < len(plan.order)
+                # ... and the group after can go sparse when little of its box is needed
+                and self._sparse(
+                    plan.order[i + 1], before[plan.order[i + 1]], plan.work[plan.order[i + 1]], nothing, plan.after[g]
+                )
+            ):
+                moved = sparse.live.size * len(self._odds_keys(g)) + sparse.needed.shape[1] * len(sparse.poly)
+                if moved < _MOST_READS * plan.after[g].size:  # else surely most of the box, many times over
                     needed = self._reads(g, sparse, plan.after[g])
+                    if 2 * needed.shape[1] > plan.after[g].size:
+                        needed = None
         b = weight[:k]
         for i in range(len(plan.order) - 1, -1, -1):
             g = plan.order[i]
@@ -1091,15 +1130,23 @@ class _Engine:
             if sparse:
                 b = self._odds_sparse(g, before[g][:k], after, found, sparse, keep)
             else:
-                b = self._resize(self._odds_in_group(g, before[g][:k], after, found), plan.work[g], keep)
+                walked = [[x[:k] for x in xs] for xs in ahead[g]] if g in ahead else None
+                b = self._resize(self._odds_in_group(g, before[g][:k], after, found, walked), plan.work[g], keep)
         assert np.array_equal(b[:, 0], total[:k]), "the forward and backward passes disagree"
         return deals, self._shares(deals, found, k)
 
-    def _odds_in_group(self, g: int, start: Array, after: Array, found: dict[tuple[Card, int], Array]) -> Array:
+    def _odds_in_group(
+        self,
+        g: int,
+        start: Array,
+        after: Array,
+        found: dict[tuple[Card, int], Array],
+        walked: list[list[Array]] | None = None,
+    ) -> Array:
         """Back through one group; on the way, the deals with each kind of card at each player.
 
         The first cards of a group are one of each kind, so the walk forward inside the group
-        stops early.
+        stops early; ``walked`` has that walk already, when the forward pass kept it.
         """
         plan = self.plan
         group, box = self.model.groups[g], plan.work[g]
@@ -1109,11 +1156,14 @@ class _Engine:
         p = self.p[: len(start)]
         parts = []
         sums: dict[tuple[Card, int], Array] = {}
-        for (coef, factors), (_, masks) in zip(plan.factors[g], group.terms, strict=True):
+        for j, ((coef, factors), (_, masks)) in enumerate(zip(plan.factors[g], group.terms, strict=True)):
             ahead = [start]
-            for f in factors[: kinds - 1]:
-                walked, scale = self._walk(ahead[-1], box, [f], back=False)
-                ahead.append(self._reduce(walked) if scale > 1 else walked)
+            if walked is not None:
+                ahead += walked[j]
+            else:
+                for f in factors[: kinds - 1]:
+                    step, scale = self._walk(ahead[-1], box, [f], back=False)
+                    ahead.append(self._reduce(step) if scale > 1 else step)
             b, scale = self._walk(after, box, factors[kinds:], back=True)
             for i in range(kinds - 1, -1, -1):
                 if scale > self.dot_scale:
@@ -1263,12 +1313,13 @@ class _Sparse:
     needed: Array | None = None
 
 
-def _moved_coords(coords: Array, box: _Box, keys: Sequence[int]) -> Array:
-    """Every state of ``coords`` moved by every monomial, those inside the box (coordinates)."""
+def _offsets(box: _Box, keys: Sequence[int]) -> Array:
+    """The flat move of each monomial in a box."""
     d = len(box.ranges)
-    v = np.array([_unpack(key, d) for key in set(keys)], dtype=np.int64).reshape(-1, d)
-    moved = (coords[:, None, :] + v.T[:, :, None]).reshape(d, -1)
-    return moved[:, np.all(moved < np.array(box.ranges, dtype=np.int64)[:, None], axis=0)]
+    strides = [math.prod(box.extents[t + 1 :]) for t in range(d)]
+    return np.array(
+        [sum(x * st for x, st in zip(_unpack(key, d), strides, strict=True)) for key in keys], dtype=np.int64
+    )
 
 
 def _flat(coords: Array, box: _Box) -> Array:
