@@ -38,6 +38,7 @@ their product to exceed the count of deals ignoring every constraint, a bound on
 
 from __future__ import annotations
 
+import ctypes
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -76,6 +77,24 @@ class Odds:
 
     deals: int
     cards: dict[Card, dict[str, Fraction]]
+
+
+def keep_freed_memory() -> bool:
+    """Ask the C allocator (glibc) to keep freed memory for reuse, for the whole process.
+
+    A big count makes and drops arrays of a few hundred KiB many times; by default glibc hands
+    such blocks back to the system and each new one is faulted in again, page by page, which
+    costs 10-30% of a slow view. Applications (the command line, the benchmarks) call this once;
+    it does nothing, and returns False, where the allocator is not glibc.
+    """
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    return bool(mallopt(m_mmap_threshold, 32 << 20)) and bool(mallopt(m_trim_threshold, 256 << 20))
 
 
 def information(before: int, after: int) -> float:
@@ -138,6 +157,11 @@ class _Group:
     def counts(self) -> list[list[tuple[int, int]]]:
         """Per term, each distinct mask and how many cards have it."""
         return [list(Counter(masks).items()) for _, masks in self.terms]
+
+    @cached_property
+    def kind_masks(self) -> list[int]:
+        """Per term, the masks of its first cards, one of each kind."""
+        return [m[i] for _, m in self.terms for i in range(len(self.kinds))]
 
 
 class _Model:
@@ -317,6 +341,14 @@ class _Box:
     def empty(self) -> bool:
         return 0 in self.ranges
 
+    @staticmethod
+    def size_of(low: list[int], high: list[int]) -> int:
+        """The size of the box from ``low`` to ``high``, without making it."""
+        n = 1
+        for lo, h in zip(low, high, strict=True):
+            n *= max(0, h - lo + 1)
+        return n if len(low) < 2 else n // max(1, high[-1] - low[-1] + 1) * (max(0, high[-1] - low[-1] + 1) + 1)
+
 
 class _Plan:
     """Which players are direct, pooled or tracked; every card factor; the groups' order and boxes.
@@ -386,8 +418,7 @@ class _Plan:
         given = [0] * d
         left = list(range(len(model.groups)))
         self.order: list[int] = []
-        self.work: dict[int, _Box] = {}  # the box each group works in
-        self.after: dict[int, _Box] = {}  # the box after each group
+        self.bounds: dict[int, tuple[list[int], list[int], list[int]]] = {}  # low, high, low after
         self.cost = 0
 
         extra = [0 if x else 1 for x in is_direct]
@@ -405,13 +436,28 @@ class _Plan:
             so_far = [x + y for x, y in zip(so_far, most[best], strict=True)]
             given = [x + y for x, y in zip(given, least[best], strict=True)]
             self.order.append(best)
-            self.work[best] = box = _Box(floor, high(so_far))
-            self.after[best] = _Box(low(so_far, given), high(so_far))
+            top = high(so_far)
+            self.bounds[best] = (floor, top, low(so_far, given))
             group = model.groups[best]
-            dots = sum((m[i] & mentioned).bit_count() for _, m in group.terms for i in range(len(group.kinds)))
-            self.cost += box.size * (2 * ops[best] + 2 * dots + len(group.terms))
-        self.final = self.after[self.order[-1]] if self.order else self.start
-        self.impossible = self.impossible or any(b.empty for b in self.after.values())
+            dots = sum((m & mentioned).bit_count() for m in group.kind_masks)
+            self.cost += _Box.size_of(floor, top) * (2 * ops[best] + 2 * dots + len(group.terms))
+        self.impossible = self.impossible or any(
+            lo > hi for _, top, after in self.bounds.values() for lo, hi in zip(after, top, strict=True)
+        )
+
+    @cached_property
+    def work(self) -> dict[int, _Box]:
+        """The box each group works in."""
+        return {g: _Box(low, high) for g, (low, high, _) in self.bounds.items()}
+
+    @cached_property
+    def after(self) -> dict[int, _Box]:
+        """The box after each group."""
+        return {g: _Box(after, high) for g, (_, high, after) in self.bounds.items()}
+
+    @property
+    def final(self) -> _Box:
+        return self.after[self.order[-1]] if self.order else self.start
 
     @cached_property
     def factors(self) -> list[Terms]:
@@ -609,7 +655,15 @@ class _Count:
         primes: list[int] = []
         while math.prod(primes) <= bound:
             primes.append(PRIMES[len(primes)])
-        return _Engine(plan, primes).run(odds)
+        engine = _Engine(plan, primes)
+        deals = _crt(engine.forward(odds), primes)
+        if not odds or deals == 0:
+            return deals, {}
+        # Every count from here on is at most ``deals``: fewer primes will do.
+        k = 1
+        while math.prod(primes[:k]) <= deals:
+            k += 1
+        return deals, _shares(model, plan, deals, engine.backward(k), primes[:k])
 
 
 class _Engine:
@@ -1059,7 +1113,8 @@ class _Engine:
 
     # -- the passes
 
-    def run(self, odds: bool) -> tuple[int, dict[Card, dict[str, int]]]:
+    def forward(self, odds: bool) -> Array:
+        """The count of fitting deals modulo each prime; with ``odds``, what the way back needs."""
         plan, model = self.plan, self.model
         a = np.zeros((self.k, plan.start.size), dtype=np.int64)
         a[:, 0] = 1
@@ -1083,14 +1138,17 @@ class _Engine:
             box = plan.after[g]
         weight, per_player = self._weights()
         pieces = self._pieces(a)
-        total = self._dot(pieces, weight, plan.final)
-        deals = _crt(total, self.primes)
-        if not odds or deals == 0:
-            return deals, {}
-        # Every count from here on is at most ``deals``: fewer primes will do.
-        k = 1
-        while math.prod(self.primes[:k]) <= deals:
-            k += 1
+        self.total = total = self._dot(pieces, weight, plan.final)
+        self.kept = (before, ahead, weight, per_player, pieces)
+        return total
+
+    def backward(self, k: int) -> dict[tuple[Card, int], Array]:
+        """The deals with each kind of card at each player, modulo this engine's first k primes."""
+        if k == 0:
+            return {}
+        plan, model = self.plan, self.model
+        before, ahead, weight, per_player, pieces = self.kept
+        total = self.total
         found: dict[tuple[Card, int], Array] = {}
         for p, w in per_player.items():
             found[(model.free[0], p)] = self._dot([x[:k] for x in pieces], w[:k], plan.final)
@@ -1133,7 +1191,7 @@ class _Engine:
                 walked = [[x[:k] for x in xs] for xs in ahead[g]] if g in ahead else None
                 b = self._resize(self._odds_in_group(g, before[g][:k], after, found, walked), plan.work[g], keep)
         assert np.array_equal(b[:, 0], total[:k]), "the forward and backward passes disagree"
-        return deals, self._shares(deals, found, k)
+        return found
 
     def _odds_in_group(
         self,
@@ -1268,38 +1326,39 @@ class _Engine:
                 o += part * coef
         return self._reduce(out.reshape(k, keep.size))
 
-    def _shares(self, deals: int, found: dict[tuple[Card, int], Array], k: int) -> dict[Card, dict[str, int]]:
-        """Exact deals per card and player; pooled players nobody singles out share the rest
-        in proportion to their slots (they differ in nothing else)."""
-        model, plan = self.model, self.plan
-        players = model.players
-        untracked = [p for p in range(len(players)) if p not in plan.dim]
-        untracked_slots = sum(model.slots[p] for p in untracked)
-        kinds: list[tuple[list[Card], int]] = []
-        for g in model.groups:
-            for i, same in g.kinds.items():
-                kinds.append((same, model.mask[g.cards[i]]))
-        if model.free:
-            kinds.append((model.free, model.everyone))
-        nothing = np.zeros(k, dtype=np.int64)
-        primes = self.primes[:k]
-        result: dict[Card, dict[str, int]] = {}
-        for same, mask in kinds:
-            ways: dict[str, int] = {}
-            rest = deals
-            for p in plan.tracked:
-                if mask >> p & 1:
-                    ways[players[p]] = w = _crt(found.get((same[0], p), nothing), primes)
-                    rest -= w
-            shared = [p for p in untracked if mask >> p & 1]
-            for p in shared:
-                part, left = divmod(rest * model.slots[p], untracked_slots)
-                assert left == 0, "untracked pooled players share in proportion to their slots"
-                ways[players[p]] = part
-            assert shared or rest == 0, "every deal puts the card somewhere"
-            for c in same:
-                result[c] = ways
-        return result
+
+def _shares(
+    model: _Model, plan: _Plan, deals: int, found: dict[tuple[Card, int], Array], primes: Sequence[int]
+) -> dict[Card, dict[str, int]]:
+    """Exact deals per card and player; pooled players nobody singles out share the rest
+    in proportion to their slots (they differ in nothing else)."""
+    players = model.players
+    untracked = [p for p in range(len(players)) if p not in plan.dim]
+    untracked_slots = sum(model.slots[p] for p in untracked)
+    kinds: list[tuple[list[Card], int]] = []
+    for g in model.groups:
+        for i, same in g.kinds.items():
+            kinds.append((same, model.mask[g.cards[i]]))
+    if model.free:
+        kinds.append((model.free, model.everyone))
+    nothing = np.zeros(len(primes), dtype=np.int64)
+    result: dict[Card, dict[str, int]] = {}
+    for same, mask in kinds:
+        ways: dict[str, int] = {}
+        rest = deals
+        for p in plan.tracked:
+            if mask >> p & 1:
+                ways[players[p]] = w = _crt(found.get((same[0], p), nothing), primes)
+                rest -= w
+        shared = [p for p in untracked if mask >> p & 1]
+        for p in shared:
+            part, left = divmod(rest * model.slots[p], untracked_slots)
+            assert left == 0, "untracked pooled players share in proportion to their slots"
+            ways[players[p]] = part
+        assert shared or rest == 0, "every deal puts the card somewhere"
+        for c in same:
+            result[c] = ways
+    return result
 
 
 @dataclass

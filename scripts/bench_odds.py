@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from analyzer import knowledge, record, replay  # noqa: E402
 from analyzer.knowledge import PUBLIC, Position  # noqa: E402
-from analyzer.odds import card_odds, count_deals  # noqa: E402
+from analyzer.odds import card_odds, count_deals, keep_freed_memory  # noqa: E402
 from tests.odds_oracle import plain_count  # noqa: E402
 
 SHARED = ROOT / "tests" / "data" / "shared"
@@ -84,6 +84,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="best of this many runs per view")
     parser.add_argument("--no-plain", action="store_true", help="skip the straightforward count")
     args = parser.parse_args()
+    keep_freed_memory()  # as the command line does
     sweep(args.step, args.repeat)
     if not args.no_plain:
         plain(max(args.repeat, 3))
