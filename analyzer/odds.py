@@ -585,12 +585,67 @@ def _expand_into(total: dict[int, int], terms: Sequence[tuple[int, Sequence[Fact
             total[k] = total.get(k, 0) + coef * c
 
 
+@lru_cache(maxsize=64)
+def _simplex(n: int, d: int) -> tuple[Array, list[tuple[Array, Array]]]:
+    """The exponent vectors of d dims with sum at most n (a book's polynomials have no more):
+    their packed keys, and per dim the (from, to) indices of moving by one in it."""
+    vectors: list[tuple[int, ...]] = [()]
+    for _ in range(d):
+        vectors = [(*v, x) for v in vectors for x in range(n + 1 - sum(v))]
+    index = {v: i for i, v in enumerate(vectors)}
+    keys = np.array([sum(x << (_BITS * t) for t, x in enumerate(v)) for v in vectors], dtype=np.int64)
+    moves = []
+    for t in range(d):
+        pairs = [(i, index[(*v[:t], v[t] + 1, *v[t + 1 :])]) for i, v in enumerate(vectors) if sum(v) < n]
+        moves.append((np.array([a for a, _ in pairs], dtype=np.intp), np.array([b for _, b in pairs], dtype=np.intp)))
+    return keys, moves
+
+
+_SIMPLEX_MOST = 1 << 14  # exponent vectors past which books are expanded monomial by monomial
+
+
+def _rows(factors: Sequence[Sequence[Factor]], skip: int | None = None) -> tuple[Array, Array] | None:
+    """Every term's product of card factors (card ``skip`` left out) as a row of coefficients
+    over the exponent vectors of a simplex, all terms at once; with the simplex's packed keys.
+    None when the simplex would be too big."""
+    n = len(factors[0]) - (skip is not None)
+    d = 1 + max((t for fs in factors for f in fs for _, t in f), default=-1)
+    if math.comb(n + d, d) > _SIMPLEX_MOST:
+        return None
+    keys, moves = _simplex(n, d)
+    rows = np.zeros((len(factors), len(keys)), dtype=np.int64)
+    rows[:, 0] = 1
+    for c in range(len(factors[0])):
+        if c == skip:
+            continue
+        signs = np.zeros((len(factors), d + 1), dtype=np.int64)  # column d: the S
+        for r, fs in enumerate(factors):
+            for sign, t in fs[c]:
+                signs[r, t] = sign  # t = -1 is column d
+        out = rows * signs[:, d : d + 1]
+        for t in range(d):
+            if signs[:, t].any():
+                src, dst = moves[t]
+                out[:, dst] += rows[:, src] * signs[:, t : t + 1]
+        rows = out
+    return rows, keys
+
+
+def _poly_of(coefs: Array, keys: Array, shift: int = 0) -> Poly:
+    nonzero = np.flatnonzero(coefs)
+    return tuple(zip((keys[nonzero] + shift).tolist(), coefs[nonzero].tolist(), strict=True))
+
+
 @lru_cache(maxsize=1024)
 def _expand(terms: tuple[tuple[int, tuple[Factor, ...]], ...]) -> Poly:
     """The sum of the terms' products as a polynomial, its zero coefficients dropped."""
-    total: dict[int, int] = {}
-    _expand_into(total, terms)
-    return tuple((k, c) for k, c in total.items() if c)
+    rows = _rows([fs for _, fs in terms])
+    if rows is None:
+        total: dict[int, int] = {}
+        _expand_into(total, terms)
+        return tuple((k, c) for k, c in total.items() if c)
+    products, keys = rows
+    return _poly_of(np.array([coef for coef, _ in terms], dtype=np.int64) @ products, keys)
 
 
 @lru_cache(maxsize=1024)
@@ -599,27 +654,47 @@ def _expand_odds(
 ) -> tuple[tuple[tuple[int, int], Poly], ...]:
     """Per card i of the first ``kinds`` and tracked player q (with its dim t in ``dims``): the
     polynomial of the terms with card i at q, that is ``x_q`` times the other cards' factors,
-    over the terms allowing q card i. Terms giving card i the same players are expanded once."""
+    over the terms allowing q card i."""
     out = []
+    coefs = np.array([coef for coef, _, _ in terms], dtype=np.int64)
     for i in range(kinds):
-        by_mask: dict[int, list[tuple[int, list[Factor]]]] = {}
-        for coef, factors, masks in terms:
-            by_mask.setdefault(masks[i], []).append((coef, [*factors[:i], *factors[i + 1 :]]))
-        expanded: dict[int, dict[int, int]] = {}
-        for m, ts in by_mask.items():
-            expanded[m] = {}
-            _expand_into(expanded[m], ts)
+        rows = _rows([fs for _, fs, _ in terms], skip=i)
+        if rows is None:
+            out += _expand_odds_by_dicts(terms, i, dims)
+            continue
+        products, keys = rows
         for q, t in dims:
-            total: dict[int, int] = {}
-            for m, part in expanded.items():
-                if m >> q & 1:
-                    for k, c in part.items():
-                        total[k] = total.get(k, 0) + c
-            shift = 1 << (_BITS * t)
-            poly = tuple((k + shift, c) for k, c in total.items() if c)
+            allowed = np.array([masks[i] >> q & 1 for _, _, masks in terms], dtype=np.int64)
+            poly = _poly_of((coefs * allowed) @ products, keys, 1 << (_BITS * t))
             if poly:
                 out.append(((i, q), poly))
     return tuple(out)
+
+
+def _expand_odds_by_dicts(
+    terms: tuple[tuple[int, tuple[Factor, ...], tuple[int, ...]], ...], i: int, dims: tuple[tuple[int, int], ...]
+) -> list[tuple[tuple[int, int], Poly]]:
+    """As ``_expand_odds`` for card i, monomial by monomial (for books too big for a simplex);
+    terms giving card i the same players are expanded once."""
+    by_mask: dict[int, list[tuple[int, list[Factor]]]] = {}
+    for coef, factors, masks in terms:
+        by_mask.setdefault(masks[i], []).append((coef, [*factors[:i], *factors[i + 1 :]]))
+    expanded: dict[int, dict[int, int]] = {}
+    for m, ts in by_mask.items():
+        expanded[m] = {}
+        _expand_into(expanded[m], ts)
+    out = []
+    for q, t in dims:
+        total: dict[int, int] = {}
+        for m, part in expanded.items():
+            if m >> q & 1:
+                for k, c in part.items():
+                    total[k] = total.get(k, 0) + c
+        shift = 1 << (_BITS * t)
+        poly = tuple((k + shift, c) for k, c in total.items() if c)
+        if poly:
+            out.append(((i, q), poly))
+    return out
 
 
 def _unpack(key: int, d: int) -> list[int]:

@@ -356,6 +356,27 @@ def test_sparse_passes_match_whole_box_passes_on_shared_views() -> None:
                 assert card_odds(pos) == plain, (name, view, at, state_by_state)
 
 
+@pytest.mark.skipif(not RECORDS, reason="shared test data not found")
+def test_books_expanded_monomial_by_monomial_match_the_simplex_rows() -> None:
+    """Books too big for a simplex of exponent vectors are expanded monomial by monomial: the
+    same polynomials, so the same odds."""
+    games: dict[str, replay.Game] = {}
+    for name, view, at in _views(step=11, players=1):
+        pos = knowledge.position(games.setdefault(name, _game(name)), at, view)
+        try:
+            with _always_sparse(True):
+                by_rows = card_odds(pos)
+        except NoFit:
+            continue
+        odds_module._expand.cache_clear()
+        odds_module._expand_odds.cache_clear()
+        with _always_sparse(True), pytest.MonkeyPatch.context() as mp:
+            mp.setattr(odds_module, "_SIMPLEX_MOST", 0)
+            assert card_odds(pos) == by_rows, (name, view, at)
+        odds_module._expand.cache_clear()
+        odds_module._expand_odds.cache_clear()
+
+
 # ------------------------------------------------------------ every view of the shared records
 
 
