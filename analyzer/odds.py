@@ -601,16 +601,19 @@ def _simplex(n: int, d: int) -> tuple[Array, list[tuple[Array, Array]]]:
     return keys, moves
 
 
-_SIMPLEX_MOST = 1 << 14  # exponent vectors past which books are expanded monomial by monomial
+# Books are expanded monomial by monomial when the rows (terms times exponent vectors) would be
+# too many, or so few that numpy's overhead would not pay.
+_SIMPLEX_LEAST = 1 << 9
+_SIMPLEX_MOST = 1 << 16
 
 
 def _rows(factors: Sequence[Sequence[Factor]], skip: int | None = None) -> tuple[Array, Array] | None:
     """Every term's product of card factors (card ``skip`` left out) as a row of coefficients
     over the exponent vectors of a simplex, all terms at once; with the simplex's packed keys.
-    None when the simplex would be too big."""
+    None when the rows would be too many or too few."""
     n = len(factors[0]) - (skip is not None)
     d = 1 + max((t for fs in factors for f in fs for _, t in f), default=-1)
-    if math.comb(n + d, d) > _SIMPLEX_MOST:
+    if not _SIMPLEX_LEAST <= math.comb(n + d, d) * len(factors) <= _SIMPLEX_MOST:
         return None
     keys, moves = _simplex(n, d)
     rows = np.zeros((len(factors), len(keys)), dtype=np.int64)

@@ -371,7 +371,7 @@ def test_books_expanded_monomial_by_monomial_match_the_simplex_rows() -> None:
         odds_module._expand.cache_clear()
         odds_module._expand_odds.cache_clear()
         with _always_sparse(True), pytest.MonkeyPatch.context() as mp:
-            mp.setattr(odds_module, "_SIMPLEX_MOST", 0)
+            mp.setattr(odds_module, "_SIMPLEX_LEAST", 1 << 62)
             assert card_odds(pos) == by_rows, (name, view, at)
         odds_module._expand.cache_clear()
         odds_module._expand_odds.cache_clear()

@@ -136,7 +136,7 @@ def test_record_text_is_escaped_in_html(markup: tuple[str, str]) -> None:
 
 def test_record_text_is_escaped_in_markdown(markup: tuple[str, str]) -> None:
     _, md = markup
-    assert md.startswith("# \\<script\\>alert(\"title\")\\</script\\> \\& \\<b\\>friends\\</b\\>\n")
+    assert md.startswith('# \\<script\\>alert("title")\\</script\\> \\& \\<b\\>friends\\</b\\>\n')
     assert not re.search(r"(?<!\\)<(script|img)", md)
     rendered = MarkdownIt("commonmark").enable("table").render(md)  # as a Markdown viewer would
     assert "<script" not in rendered and "<img src=x" not in rendered and "<b>" not in rendered
@@ -208,7 +208,9 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def batch(records: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[BatchResult, Path, list[tuple[int, int, str]]]:
+def batch(
+    records: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[BatchResult, Path, list[tuple[int, int, str]]]:
     """The batch of ``records`` in two worker processes, its output folder and the progress calls."""
     out = tmp_path_factory.mktemp("batch")
     calls: list[tuple[int, int, str]] = []
