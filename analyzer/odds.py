@@ -548,9 +548,16 @@ _BITS = 8
 _SLICED = 1.75  # a shifted multiply-add over several dims costs about this many whole-box moves
 _DOT = 1.4  # ... and a dot product moved in one dim
 _CORRELATE = 4  # ... and one moved in several dims
-_SPARSE = 12  # a live state moved by one monomial costs about this many states of a box move
+# Nanoseconds (fitted on this project's machine) of going through a group: through the whole
+# box, per state and prime for each move, plus a fixed cost per move; sparsely, per live (or
+# needed) state, prime and monomial, plus a fixed cost; the values needed back in all of a box,
+# per state, prime and monomial.
+_NS_STATE = 0.8
+_NS_MOVE = 17_000
+_NS_SPARSE = 9.5
+_NS_SPARSE_FIXED = 200_000
+_NS_SLICE = 6.0
 _FEW_MONOMIALS = 20  # fewer monomials than this are rare: no need to expand to find out
-_SPARSE_FLOOR = 1 << 16  # below this (states times moves) a group is cheap through the whole box
 _MOST_READS = 8  # moved states (with repeats) past this many times a box's size surely cover most of it
 _SMALL_KEEP = 1 << 12  # a box this small is read state by state rather than as a whole
 _MAX_GATHER = 1 << 23  # live states times monomials times primes gathered at once, at most
@@ -828,18 +835,21 @@ class _Engine:
         """
         if not self._expandable(g) or not box.ranges:
             return None
-        budget = box.size * self.costs[g][0 if keep is None else 1]
-        if budget < _SPARSE_FLOOR:
+        rows = len(a)
+        # Going through the whole box: its states for each move, and a fixed cost per move.
+        moves = self.costs[g][0 if keep is None else 1]
+        whole = moves * (_NS_STATE * box.size * rows + _NS_MOVE)
+        if whole < _NS_SPARSE_FIXED:
             return None
         live = np.flatnonzero(a.any(axis=0))
-        per_monomial: float = live.size * _SPARSE
+        per_monomial = _NS_SPARSE * live.size * rows
         if keep is not None:
             assert keep.low == box.low, "the pass goes on in a box starting where the group's does"
-            per_monomial += keep.size * _SLICED if needed is None else needed.shape[1] * _SPARSE
-        if per_monomial * _FEW_MONOMIALS >= budget:
+            per_monomial += (_NS_SLICE * keep.size if needed is None else _NS_SPARSE * needed.shape[1]) * rows
+        if _NS_SPARSE_FIXED + per_monomial * _FEW_MONOMIALS >= whole:
             return None
         poly = self._poly(g)
-        if per_monomial * len(poly) >= budget or live.size * len(poly) * len(a) > _MAX_GATHER:
+        if _NS_SPARSE_FIXED + per_monomial * len(poly) >= whole or live.size * len(poly) * rows > _MAX_GATHER:
             return None
         return _Sparse(live, _coords(live, box), poly, needed)
 

@@ -329,8 +329,7 @@ def _always_sparse(state_by_state: bool) -> Iterator[None]:
     """Make the counter take its sparse way through every book it can expand; going back, the
     values before a book are computed state by state where needed, or else as a whole box."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(odds_module, "_SPARSE_FLOOR", 0)
-        mp.setattr(odds_module, "_SPARSE", 0)
+        mp.setattr(odds_module, "_NS_SPARSE_FIXED", -(1 << 60))
         mp.setattr(odds_module, "_SMALL_KEEP", 1 << 30 if state_by_state else 0)
         yield
 
