@@ -1106,14 +1106,15 @@ class _Engine:
 
     # -- weights of the free cards and the pool, per state
 
-    def _weights(self) -> tuple[Array, dict[int, Array]]:
+    def _weights(self) -> tuple[Array, dict[int, tuple[Array, Array]]]:
         """Ways to finish from each state of the final box: the free cards and the pool's share.
 
         A state gives each direct player r cards and each tracked pooled player an exponent d;
         the other card factors were ``S``. The free cards give each direct player its missing
         slots - r and the rest to the pool, and the pool's ``S`` factors are shared out as a
         multinomial over (slots - d). Also, per tracked player, the same with one given free
-        card at that player.
+        card at that player, as the weight (or the pool's share of it) times a factor along
+        the player's dim.
 
         The weight is a product of one factor per dim (1 / (slots - exponent)!) and a function
         of two sums (the exponents of the direct players, and of all): built by outer products
@@ -1130,7 +1131,6 @@ class _Engine:
         fact = np.stack([t[0] for t in tables])
         inv = np.stack([t[1] for t in tables])
         reciprocal = np.stack([t[2] for t in tables])
-        d = len(box.extents)
         # Per dim t: the exponents, and 1 / (slots - exponent)! (zero past the slots or in the pad).
         values: list[Array] = []
         factors: list[Array] = []
@@ -1177,8 +1177,7 @@ class _Engine:
         if not free:
             return weight, {}
         inv_free = np.array([pow(free, -1, q) for q in self.primes], dtype=np.int64)[:, None]
-        shape = (k, *box.extents)
-        per_player: dict[int, Array] = {}
+        per_player: dict[int, tuple[Array, Array]] = {}
         share: Array | None = None
         for t, p in enumerate(plan.tracked):
             # One given free card at p: a direct player gets it with weight missing / free;
@@ -1190,14 +1189,22 @@ class _Engine:
                     part = to_pool % column * reciprocal[:, np.clip(pool, 0, top)] % column * inv_free % column
                     share = weight * np.take(part, index, axis=1) % column
                 base = share
-            along = [1] * (d + 1)
-            along[0], along[t + 1] = k, box.extents[t]
             scale = np.clip(values[t], 0, None)[None, :] % column
             if plan.direct >> p & 1:
                 scale = scale * inv_free % column
-            x = base.reshape(shape) * scale.reshape(along) % column.reshape([k] + [1] * d)
-            per_player[p] = x.reshape(k, box.size)
+            per_player[p] = (base, scale)  # the weight is base times scale along dim t
         return weight, per_player
+
+    def _along(self, a: Array, base: Array, scale: Array, t: int) -> Array:
+        """The sum over the final box of ``a * base`` times ``scale`` at each state's coordinate
+        in dim t, modulo each prime: ``a * base`` is added up along the other dims first."""
+        box = self.plan.final
+        k = len(a)
+        column = self.column[:k]
+        both = a * base[:k] % column  # both factors are reduced
+        others = tuple(u + 1 for u in range(len(box.extents)) if u != t)
+        marginal = both.reshape(k, *box.extents).sum(axis=others) % column  # below box size * p
+        return np.asarray((marginal * scale[:k] % column).sum(axis=1) % self.p[:k], dtype=np.int64)
 
     # -- the passes
 
@@ -1227,7 +1234,7 @@ class _Engine:
         weight, per_player = self._weights()
         pieces = self._pieces(a)
         self.total = total = self._dot(pieces, weight, plan.final)
-        self.kept = (before, ahead, weight, per_player, pieces)
+        self.kept = (before, ahead, weight, per_player, a)
         return total
 
     def backward(self, k: int) -> dict[tuple[Card, int], Array]:
@@ -1235,11 +1242,11 @@ class _Engine:
         if k == 0:
             return {}
         plan, model = self.plan, self.model
-        before, ahead, weight, per_player, pieces = self.kept
+        before, ahead, weight, per_player, last = self.kept
         total = self.total
         found: dict[tuple[Card, int], Array] = {}
-        for p, w in per_player.items():
-            found[(model.free[0], p)] = self._dot([x[:k] for x in pieces], w[:k], plan.final)
+        for p, (base, scale) in per_player.items():
+            found[(model.free[0], p)] = self._along(last[:k], base, scale, plan.dim[p])
         # Which groups to go back through sparsely, first to last: a group's values before it are
         # needed only where the sparse group before it reads them.
         sparse_back: dict[int, _Sparse | None] = {}
