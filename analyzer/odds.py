@@ -548,15 +548,14 @@ _BITS = 8
 _SLICED = 1.75  # a shifted multiply-add over several dims costs about this many whole-box moves
 _DOT = 1.4  # ... and a dot product moved in one dim
 _CORRELATE = 4  # ... and one moved in several dims
-# Nanoseconds (fitted on this project's machine) of going through a group: through the whole
-# box, per state and prime for each move, plus a fixed cost per move; sparsely, per live (or
-# needed) state, prime and monomial, plus a fixed cost; the values needed back in all of a box,
-# per state, prime and monomial.
-_NS_STATE = 0.8
-_NS_MOVE = 17_000
-_NS_SPARSE = 9.5
-_NS_SPARSE_FIXED = 200_000
+# Nanoseconds (fitted on this project's machine) of going through a group, forward and back
+# with the odds: through the whole box, per state and prime for each move, and per move;
+# sparsely, per live (or needed) state, prime and monomial, and once. The values needed back in
+# all of a box cost per state, prime and monomial. _NS_SPARSE_FIXED moves the choice (tests).
+_NS_FORWARD = (0.8, 17_000, 9.5, 200_000)
+_NS_BACK = (1.4, 6_600, 9.0, 300_000)
 _NS_SLICE = 6.0
+_NS_SPARSE_FIXED = 0
 _FEW_MONOMIALS = 20  # fewer monomials than this are rare: no need to expand to find out
 _MOST_READS = 8  # moved states (with repeats) past this many times a box's size surely cover most of it
 _SMALL_KEEP = 1 << 12  # a box this small is read state by state rather than as a whole
@@ -836,20 +835,21 @@ class _Engine:
         if not self._expandable(g) or not box.ranges:
             return None
         rows = len(a)
+        back = keep is not None
         # Going through the whole box: its states for each move, and a fixed cost per move.
-        moves = self.costs[g][0 if keep is None else 1]
-        whole = moves * (_NS_STATE * box.size * rows + _NS_MOVE)
-        if whole < _NS_SPARSE_FIXED:
+        state, move, sparse, fixed = _NS_BACK if back else _NS_FORWARD
+        whole = self.costs[g][back] * (state * box.size * rows + move)
+        if whole < fixed + _NS_SPARSE_FIXED:
             return None
         live = np.flatnonzero(a.any(axis=0))
-        per_monomial = _NS_SPARSE * live.size * rows
+        per_monomial = sparse * live.size * rows
         if keep is not None:
             assert keep.low == box.low, "the pass goes on in a box starting where the group's does"
-            per_monomial += (_NS_SLICE * keep.size if needed is None else _NS_SPARSE * needed.shape[1]) * rows
-        if _NS_SPARSE_FIXED + per_monomial * _FEW_MONOMIALS >= whole:
+            per_monomial += (_NS_SLICE * keep.size if needed is None else sparse * needed.shape[1]) * rows
+        if fixed + _NS_SPARSE_FIXED + per_monomial * _FEW_MONOMIALS >= whole:
             return None
         poly = self._poly(g)
-        if _NS_SPARSE_FIXED + per_monomial * len(poly) >= whole or live.size * len(poly) * rows > _MAX_GATHER:
+        if fixed + _NS_SPARSE_FIXED + per_monomial * len(poly) >= whole or live.size * len(poly) * rows > _MAX_GATHER:
             return None
         return _Sparse(live, _coords(live, box), poly, needed)
 
@@ -1372,7 +1372,8 @@ class _Engine:
         polys = self._odds_polys(g)
         keys = self._odds_keys(g)
         column = {key: j for j, key in enumerate(keys)}
-        moved = padded[:, self._targets(sparse.live, sparse.coords, box, keys)]  # (primes, monomials, states)
+        # (primes, monomials, states); np.take gathers several times faster than indexing
+        moved = np.take(padded, self._targets(sparse.live, sparse.coords, box, keys), axis=1)
         sums = np.zeros((k, len(keys)), dtype=np.int64)
         for j, piece in enumerate(self._pieces(start[:, sparse.live])):
             part = np.einsum("kn,kun->ku", piece, moved) % p[:, None]
@@ -1391,7 +1392,7 @@ class _Engine:
         at = _flat(sparse.needed, box)
         where = self._targets(at, sparse.needed, box, [key for key, _ in sparse.poly])
         out = np.zeros((k, keep.size), dtype=np.int64)
-        out[:, _flat(sparse.needed, keep)] = np.einsum("u,kun->kn", coefs, padded[:, where]) % p[:, None]
+        out[:, _flat(sparse.needed, keep)] = np.einsum("u,kun->kn", coefs, np.take(padded, where, axis=1)) % p[:, None]
         return out
 
     def _adjoint(self, after: Array, box: _Box, keep: _Box, poly: Poly) -> Array:
