@@ -552,8 +552,8 @@ _CORRELATE = 4  # ... and one moved in several dims
 # with the odds: through the whole box, per state and prime for each move, and per move;
 # sparsely, per live (or needed) state, prime and monomial, and once. The values needed back in
 # all of a box cost per state, prime and monomial. _NS_SPARSE_FIXED moves the choice (tests).
-_NS_FORWARD = (0.8, 17_000, 9.5, 200_000)
-_NS_BACK = (1.4, 6_600, 9.0, 300_000)
+_NS_FORWARD = (0.8, 17_000, 6.5, 200_000)
+_NS_BACK = (1.4, 6_600, 7.0, 300_000)
 _NS_SLICE = 6.0
 _NS_SPARSE_FIXED = 0
 _FEW_MONOMIALS = 20  # fewer monomials than this are rare: no need to expand to find out
@@ -876,12 +876,15 @@ class _Engine:
         """Per monomial and live state: the state moved by the monomial (a flat index), or
         ``box.size`` where that leaves the box."""
         d = len(box.ranges)
-        v = np.array([_unpack(key, d) for key in keys], dtype=np.int64).reshape(len(keys), d)
-        strides = np.array([math.prod(box.extents[t + 1 :]) for t in range(d)], dtype=np.int64)
-        inside = np.ones((len(keys), live.size), dtype=bool)
-        for t in range(d):
-            inside &= coords[t][None, :] + v[:, t : t + 1] < box.ranges[t]
-        return np.where(inside, live[None, :] + (v @ strides)[:, None], box.size)
+        # A monomial fits a state when it is at most the room left in every dim. Room and
+        # monomial are packed alike (_BITS a dim, values below 2**(_BITS - 1)): with the top bit
+        # of each field set in the room, the subtraction clears it exactly where a dim overflows.
+        top = sum(1 << (_BITS * t + _BITS - 1) for t in range(d))
+        shifts = np.array([_BITS * t for t in range(d)], dtype=np.int64)
+        room = ((np.array(box.ranges, dtype=np.int64)[:, None] - 1 - coords) << shifts[:, None]).sum(axis=0) | top
+        packed = np.array(keys, dtype=np.int64)
+        inside = (room[None, :] - packed[:, None]) & top == top
+        return np.where(inside, live[None, :] + _offsets(box, keys)[:, None], box.size)
 
     def _apply_sparse(self, a: Array, box: _Box, sparse: _Sparse) -> Array:
         """``a`` (reduced, zero outside the live states) times the polynomial: each live state
