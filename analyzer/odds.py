@@ -1013,14 +1013,7 @@ class _Engine:
         room = _REDUCE_AT // sum(abs(coef) for coef, _, _ in parts)
         out = np.zeros_like(parts[0][1])
         for coef, a, scale in parts:
-            if scale > room:
-                a = self._reduce(a)
-            if coef == 1:
-                out += a
-            elif coef == -1:
-                out -= a
-            else:
-                out += a * coef
+            _add_scaled(out, self._reduce(a) if scale > room else a, coef)
         return self._reduce(out)
 
     def _apply(self, a: Array, box: _Box, poly: Poly, back: bool) -> Array:
@@ -1052,13 +1045,7 @@ class _Engine:
                 dst_all = out.reshape(shape)
                 room = _REDUCE_AT
             room -= abs(coef)
-            s, o = src_all[tuple(src)], dst_all[tuple(dst)]
-            if coef == 1:
-                o += s
-            elif coef == -1:
-                o -= s
-            else:
-                o += s * coef
+            _add_scaled(dst_all[tuple(dst)], src_all[tuple(src)], coef)
         return self._reduce(out)
 
     def _correlate(self, pieces: Array, b: Array, box: _Box, key: int) -> Array:
@@ -1338,27 +1325,25 @@ class _Engine:
     def _odds_by_poly(self, g: int, start: Array, after: Array, found: dict[tuple[Card, int], Array]) -> Array:
         """Back through a group applied as one polynomial. The deals with card i at q add up,
         over the monomials v of its polynomial, coefficient times sum of start[s] * after[s + v]."""
-        plan = self.plan
-        group, box = self.model.groups[g], plan.work[g]
-        kinds = len(group.kinds)
-        key = tuple(
-            (coef, tuple(fs), masks[:kinds])
-            for (coef, fs), (_, masks) in zip(plan.factors[g], group.terms, strict=True)
-        )
-        polys = _expand_odds(key, kinds, tuple((q, plan.dim[q]) for q in plan.tracked))
-        where = sorted({v for _, poly in polys for v, _ in poly})
-        if where:
+        box = self.plan.work[g]
+        keys = self._odds_keys(g)
+        if keys:
             pieces = np.stack(self._pieces(start))
-            sums = np.stack([self._correlate(pieces, after, box, v) for v in where])
-            column = {v: j for j, v in enumerate(where)}
-            p = self.p[: len(start)]
-            for (i, q), poly in polys:
-                coefs = np.zeros(len(where), dtype=np.int64)
-                for v, c in poly:
-                    coefs[column[v]] = c
-                assert int(np.abs(coefs).sum()) < 1 << 31, "a book's coefficients stay small"
-                found[(group.kinds[i][0], q)] = (coefs @ sums) % p
+            self._odds_from_sums(g, np.stack([self._correlate(pieces, after, box, v) for v in keys], axis=1), found)
         return self._apply(after, box, self.back_polys[g], back=True)
+
+    def _odds_from_sums(self, g: int, sums: Array, found: dict[tuple[Card, int], Array]) -> None:
+        """The deals with each kind of card of group g at each player, from ``sums`` (primes x the
+        group's odds monomials, sorted): per monomial v, the sum over states s of the counts
+        before the group at s times the ways to go on from s + v."""
+        group = self.model.groups[g]
+        column = {key: j for j, key in enumerate(self._odds_keys(g))}
+        for (i, q), poly in self._odds_polys(g):
+            coefs = np.zeros(len(column), dtype=np.int64)
+            for key, c in poly:
+                coefs[column[key]] = c
+            assert int(np.abs(coefs).sum()) < 1 << 31, "a book's coefficients stay small"
+            found[(group.kinds[i][0], q)] = (sums @ coefs) % self.p[: len(sums)]
 
     def _odds_sparse(
         self, g: int, start: Array, after: Array, found: dict[tuple[Card, int], Array], sparse: _Sparse, keep: _Box
@@ -1366,27 +1351,19 @@ class _Engine:
         """Back through a group from the few live states of ``start`` (all the forward pass
         reached), as ``_odds_by_poly`` does, reading ``after`` only at live states moved by each
         monomial; the values before the group come out in ``keep``, the box the pass goes on in."""
-        plan = self.plan
-        group, box = self.model.groups[g], plan.work[g]
+        box = self.plan.work[g]
         k = len(start)
         p = self.p[:k]
         padded = np.zeros((k, box.size + 1), dtype=np.int64)
         padded[:, :-1] = after
-        polys = self._odds_polys(g)
         keys = self._odds_keys(g)
-        column = {key: j for j, key in enumerate(keys)}
         # (primes, monomials, states); np.take gathers several times faster than indexing
         moved = np.take(padded, self._targets(sparse.live, sparse.coords, box, keys), axis=1)
         sums = np.zeros((k, len(keys)), dtype=np.int64)
         for j, piece in enumerate(self._pieces(start[:, sparse.live])):
             part = np.einsum("kn,kun->ku", piece, moved) % p[:, None]
             sums = (sums + part * (np.left_shift(1, j * self.piece) % p)[:, None]) % p[:, None]
-        for (i, q), poly in polys:
-            coefs = np.zeros(len(keys), dtype=np.int64)
-            for key, c in poly:
-                coefs[column[key]] = c
-            assert int(np.abs(coefs).sum()) < 1 << 31, "a book's coefficients stay small"
-            found[(group.kinds[i][0], q)] = (sums @ coefs) % p
+        self._odds_from_sums(g, sums, found)
         if sparse.needed is None:
             return self._adjoint(after, box, keep, sparse.poly)
         # Only at the needed states: each moved by each monomial, read from ``after``.
@@ -1416,14 +1393,18 @@ class _Engine:
                 room = _REDUCE_AT
             room -= abs(coef)
             part = src[(slice(None), *(slice(x, e) for x, e in zip(v, ends, strict=True)))]
-            o = out[(slice(None), *(slice(0, e - x) for x, e in zip(v, ends, strict=True)))]
-            if coef == 1:
-                o += part
-            elif coef == -1:
-                o -= part
-            else:
-                o += part * coef
+            _add_scaled(out[(slice(None), *(slice(0, e - x) for x, e in zip(v, ends, strict=True)))], part, coef)
         return self._reduce(out.reshape(k, keep.size))
+
+
+def _add_scaled(out: Array, a: Array, coef: int) -> None:
+    """``out += coef * a``, with no product for a coefficient of 1 or -1."""
+    if coef == 1:
+        out += a
+    elif coef == -1:
+        out -= a
+    else:
+        out += a * coef
 
 
 def _shares(
