@@ -376,6 +376,40 @@ def test_books_expanded_monomial_by_monomial_match_the_simplex_rows() -> None:
         odds_module._expand_odds.cache_clear()
 
 
+# ------------------------------------------------------------ games not in the repo
+
+
+def _check_simulated(players: int, seed: int, fractions: tuple[float, ...], cards: int) -> None:
+    """Exact odds on a freshly simulated game (public and a player's view, part-way through)
+    equal a plain count: the deals, and the deals with each of a few cards at each holder."""
+    rec = simulate(players=players, seed=seed)
+    game = replay.replay(rec)
+    for fraction in fractions:
+        for view in (PUBLIC, rec.players[0]):
+            pos = knowledge.position(game, int(len(rec.events) * fraction), view)
+            deals = plain_count(pos)
+            odds = card_odds(pos)
+            assert odds.deals == deals, (players, seed, fraction, view)
+            unknown = sorted(pos.allowed, key=lambda c: -len(pos.allowed[c]))  # the least known first
+            for c in unknown[:cards]:
+                for p, share in odds.cards[c].items():
+                    forced = Position(**{**vars(pos), "allowed": {**pos.allowed, c: (p,)}})
+                    assert share == Fraction(plain_count(forced), deals), (players, seed, fraction, view, c, p)
+
+
+@pytest.mark.parametrize(("players", "fractions"), [(4, (0.4, 0.6)), (6, (0.4, 0.6)), (8, (0.6,))])
+def test_simulated_games_match_the_plain_count(players: int, fractions: tuple[float, ...]) -> None:
+    # (The plain count of an 8-player view much before 0.6 of the game takes a minute.)
+    _check_simulated(players, seed=900 + players, fractions=fractions, cards=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize(("players", "fractions"), [(4, (0.3, 0.5, 0.7)), (6, (0.3, 0.5, 0.7)), (8, (0.5, 0.7))])
+def test_more_simulated_games_match_the_plain_count(players: int, fractions: tuple[float, ...], seed: int) -> None:
+    _check_simulated(players, seed=910 + seed, fractions=fractions, cards=3)
+
+
 # ------------------------------------------------------------ every view of the shared records
 
 
