@@ -778,6 +778,7 @@ class _Engine:
         # What each group costs through its whole box, forward and back with the odds.
         self.costs: dict[int, tuple[float, float]] = {}
         self.odds_keys: dict[int, list[int]] = {}
+        self.expandable: dict[int, bool] = {}
         for g, terms in enumerate(plan.factors):
             group = self.model.groups[g]
             kinds = len(group.kinds)
@@ -798,7 +799,16 @@ class _Engine:
             self.costs[g] = (min(walk, cost), min(walk_back, cost + _CORRELATE * len(poly)))
 
     def _expandable(self, g: int) -> bool:
-        return len(self.model.groups[g].cards) < 1 << (_BITS - 1)
+        """Whether the group's polynomials have small enough coefficients to expand: their sum
+        is at most the terms' coefficients times the products of the factors' sizes, kept below
+        2**31 so that no product or sum of the arrays' residues by them leaves int64 (big loose
+        groups, say 30 cards each allowed to all but two players, do not pass)."""
+        if len(self.model.groups[g].cards) >= 1 << (_BITS - 1):
+            return False
+        if g not in self.expandable:
+            bound = sum(abs(coef) * math.prod(len(f) for f in factors) for coef, factors in self.plan.factors[g])
+            self.expandable[g] = bound < 1 << 31
+        return self.expandable[g]
 
     def _poly(self, g: int) -> Poly:
         """The group's polynomial over the dims of the box (``S`` moves nothing)."""
@@ -879,10 +889,12 @@ class _Engine:
         # A monomial fits a state when it is at most the room left in every dim. Room and
         # monomial are packed alike (_BITS a dim, values below 2**(_BITS - 1)): with the top bit
         # of each field set in the room, the subtraction clears it exactly where a dim overflows.
-        top = sum(1 << (_BITS * t + _BITS - 1) for t in range(d))
-        shifts = np.array([_BITS * t for t in range(d)], dtype=np.int64)
-        room = ((np.array(box.ranges, dtype=np.int64)[:, None] - 1 - coords) << shifts[:, None]).sum(axis=0) | top
-        packed = np.array(keys, dtype=np.int64)
+        # (Unsigned: with 8 dims the top field's top bit is bit 63.)
+        top = np.uint64(sum(1 << (_BITS * t + _BITS - 1) for t in range(d)))
+        shifts = np.array([_BITS * t for t in range(d)], dtype=np.uint64)
+        rooms = (np.array(box.ranges, dtype=np.int64)[:, None] - 1 - coords).astype(np.uint64)
+        room = (rooms << shifts[:, None]).sum(axis=0, dtype=np.uint64) | top
+        packed = np.array(keys, dtype=np.uint64)
         inside = (room[None, :] - packed[:, None]) & top == top
         return np.where(inside, live[None, :] + _offsets(box, keys)[:, None], box.size)
 

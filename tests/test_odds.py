@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -322,6 +323,49 @@ def test_a_books_share_per_player_is_bounded_by_listing_its_deals(
 
 def cards_of(bits: int) -> set[int]:
     return {i for i in range(bits.bit_length()) if bits >> i & 1}
+
+
+@pytest.mark.parametrize("loose", [24, 30])
+def test_a_big_group_of_like_cards_is_not_expanded(loose: int) -> None:
+    """Loose cards allowed to all but two players have multinomial coefficients far past what
+    the arrays' arithmetic allows: the counter goes through their box whole, and stays exact."""
+    names = ("A", "B", "C", "D", "E", "F")
+    books = [b.name for b in DECK.books]
+    allowed = {str(c): " ".join(names if i >= loose else names[:-2]) for i, c in enumerate(DECK.cards)}
+    pos = _position(
+        dict.fromkeys(names, 8),
+        allowed,
+        at_least=(("A", books[-1]), ("B", books[-2]), ("F", books[-1]), ("E", books[-2])),
+        not_all=(("C", books[-2]),),
+    )
+    deals = plain_count(pos)
+    for state_by_state in (False, True):
+        with _always_sparse(state_by_state):
+            assert card_odds(pos).deals == count_deals(pos) == deals
+
+
+def test_eight_dims_fit_the_packed_test_of_a_move() -> None:
+    """With 8 tracked players the room left in the last dim sits in the top bits of 64."""
+    box = odds_module._Box([0] * 8, [1, 2, 1, 1, 1, 1, 1, 3])
+    every = np.arange(box.size)
+    live = every[odds_module._coords(every, box)[-1] < box.ranges[-1]]  # not the last dim's pad
+    coords = odds_module._coords(live, box)
+    keys = [1 << (8 * t) for t in range(8)] + [2 << 56, 1 | 1 << 56]
+    moved = odds_module._Engine._targets(live, coords, box, keys)
+    for j, key in enumerate(keys):
+        v = odds_module._unpack(key, 8)
+        for i in range(live.size):
+            fits = all(c + x < r for c, x, r in zip(coords[:, i], v, box.ranges, strict=True))
+            assert (moved[j, i] != box.size) == fits
+
+
+def test_an_eight_player_view_with_eight_dims() -> None:
+    rec = simulate(players=8, seed=0)
+    pos = knowledge.position(replay.replay(rec), int(len(rec.events) * 0.2), PUBLIC)
+    odds = card_odds(pos)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(odds_module, "_NS_SPARSE_FIXED", 1 << 60)  # the whole boxes only
+        assert card_odds(pos) == odds
 
 
 @contextmanager
