@@ -18,13 +18,18 @@ players allowed it, and the deals are the coefficient of ``prod x_p ** slots[p]`
   players in the same situation. Everyone but one player direct is the plain count by slots.
 - Cards allowed to everyone and under no requirement (most cards early on) never enter the box:
   the ways to share them and the ``S`` factors out are a closed multinomial weight per state.
-- Books are taken one at a time, in the order that keeps the box small: before a book the box
-  only holds what the books so far can give, and states from which a direct player can no
-  longer fill its slots are dropped. What a book can give a direct player is bounded both ways
-  by the deals of its cards that meet its requirements (a player who asked holds at least one).
-- Early on, the deals so far reach few states of the box. A book is then applied to those
-  states only, as its expanded polynomial (each live state moved by each monomial), and on the
-  way back the values before it are computed only where the next book back reads them.
+- Cards are taken a *group* at a time (a book's cards tied by requirements, or loose cards
+  allowed the same players), in the order that keeps the box small: before a group the box only
+  holds what the groups so far can give, and states from which a direct player can no longer
+  fill its slots are dropped. What a group can give a direct player is bounded both ways by the
+  deals of its cards that meet its requirements (a player who asked holds at least one).
+- A group goes through the box one of three ways, whichever a cost model fitted on this
+  project's machine expects to be fastest: card factor by card factor for each term; as its
+  expanded polynomial, one shifted multiply-add per monomial; or, when the deals so far reach
+  few of the box's states (early on), only those states, each moved by each monomial. Going
+  back the sparse way, the values before a group are computed only where the next group back
+  reads them. Polynomials are expanded for all terms at once, as rows over the exponent
+  vectors of a simplex.
 - The odds of a card come from a forward pass (the product of the factors before it) and a
   backward pass (the ways to complete after it): the deals with ``c`` at ``p`` are the sum over
   states of forward x backward moved by ``x_p``. Cards that look alike get one sum; pooled
@@ -90,7 +95,7 @@ def keep_freed_memory() -> bool:
     try:
         libc = ctypes.CDLL(None)
         mallopt = libc.mallopt
-    except (OSError, AttributeError):
+    except (OSError, AttributeError, TypeError):  # not a C library that has it
         return False
     mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
     m_trim_threshold, m_mmap_threshold = -1, -3
@@ -337,13 +342,10 @@ class _Box:
         e = self.extents
         return [(math.prod(e[:t]), e[t], math.prod(e[t + 1 :])) for t in range(len(e))]
 
-    @property
-    def empty(self) -> bool:
-        return 0 in self.ranges
-
     @staticmethod
     def size_of(low: list[int], high: list[int]) -> int:
-        """The size of the box from ``low`` to ``high``, without making it."""
+        """The size of the box from ``low`` to ``high``, without making it (0 when empty, which
+        ``size`` is not: the plans only use this for their cost)."""
         n = 1
         for lo, h in zip(low, high, strict=True):
             n *= max(0, h - lo + 1)
@@ -360,6 +362,10 @@ class _Plan:
     groups left and the free cards. A pooled player gets room for one more, for a card
     forced onto it (the odds). A group works in the box from the lower bounds before it to the
     upper bounds after it. Groups go in the order that keeps that box smallest.
+
+    So a group's box and the box after the group before it start at the same lower bounds, and a
+    group's box and the box after it end at the same upper bounds: the sparse way back relies on
+    both.
     """
 
     def __init__(self, model: _Model, direct: int) -> None:
@@ -559,7 +565,7 @@ _NS_SPARSE_FIXED = 0
 _FEW_MONOMIALS = 20  # fewer monomials than this are rare: no need to expand to find out
 _MOST_READS = 8  # moved states (with repeats) past this many times a box's size surely cover most of it
 _SMALL_KEEP = 1 << 12  # a box this small is read state by state rather than as a whole
-_MAX_GATHER = 1 << 23  # live states times monomials times primes gathered at once, at most
+_MAX_GATHER = 1 << 23  # states times monomials times primes gathered at once, at most
 
 
 def _times(poly: dict[int, int], factor: Factor) -> dict[int, int]:
@@ -740,14 +746,40 @@ class _Count:
         while math.prod(primes) <= bound:
             primes.append(PRIMES[len(primes)])
         engine = _Engine(plan, primes)
-        deals = _crt(engine.forward(odds), primes)
+        total, forward = engine.forward(odds)
+        deals = _crt(total, primes)
         if not odds or deals == 0:
             return deals, {}
         # Every count from here on is at most ``deals``: fewer primes will do.
         k = 1
         while math.prod(primes[:k]) <= deals:
             k += 1
-        return deals, _shares(model, plan, deals, engine.backward(k), primes[:k])
+        return deals, _shares(model, plan, deals, engine.backward(forward, k), primes[:k])
+
+
+@dataclass
+class _Sparse:
+    """The live states of a box (flat indices and coordinates, dims first) with the group's
+    polynomial; going back, the states where values are needed (None: all)."""
+
+    live: Array
+    coords: Array
+    poly: Poly
+    needed: Array | None = None
+
+
+@dataclass
+class _Forward:
+    """What the forward pass leaves for the way back: the count of deals (per prime), the counts
+    before each group, each walked group's first steps per term, the weights of the final states
+    (and per tracked player, of a free card at that player), and the final states."""
+
+    total: Array
+    before: dict[int, Array]
+    ahead: dict[int, list[list[Array]]]
+    weight: Array
+    per_player: dict[int, tuple[Array, Array]]
+    last: Array
 
 
 class _Engine:
@@ -785,7 +817,7 @@ class _Engine:
             moves = [[sum(1 for _, t in f if t >= 0) for f in fs] for _, fs in terms]
             steps = sum(m + 0.5 for ms in moves for m in ms if m)
             walk = steps + len(terms) / 2
-            dots = sum((masks[i] & plan.mentioned).bit_count() for _, masks in group.terms for i in range(kinds))
+            dots = sum((m & plan.mentioned).bit_count() for m in group.kind_masks)
             walk_back = walk + sum(m + 0.5 for ms in moves for m in ms[: kinds - 1] if m) + _DOT * dots
             self.costs[g] = (walk, walk_back)
             if len(terms) < 2 or not self._expandable(g):
@@ -847,19 +879,23 @@ class _Engine:
         rows = len(a)
         back = keep is not None
         # Going through the whole box: its states for each move, and a fixed cost per move.
-        state, move, sparse, fixed = _NS_BACK if back else _NS_FORWARD
-        whole = self.costs[g][back] * (state * box.size * rows + move)
+        per_state, per_move, per_live, fixed = _NS_BACK if back else _NS_FORWARD
+        whole = self.costs[g][back] * (per_state * box.size * rows + per_move)
         if whole < fixed + _NS_SPARSE_FIXED:
             return None
         live = np.flatnonzero(a.any(axis=0))
-        per_monomial = sparse * live.size * rows
+        per_monomial = per_live * live.size * rows
         if keep is not None:
             assert keep.low == box.low, "the pass goes on in a box starting where the group's does"
-            per_monomial += (_NS_SLICE * keep.size if needed is None else sparse * needed.shape[1]) * rows
+            per_monomial += (_NS_SLICE * keep.size if needed is None else per_live * needed.shape[1]) * rows
         if fixed + _NS_SPARSE_FIXED + per_monomial * _FEW_MONOMIALS >= whole:
             return None
         poly = self._poly(g)
-        if fixed + _NS_SPARSE_FIXED + per_monomial * len(poly) >= whole or live.size * len(poly) * rows > _MAX_GATHER:
+        if fixed + _NS_SPARSE_FIXED + per_monomial * len(poly) >= whole:
+            return None
+        # What is gathered at once: live (or needed) states moved by each monomial, per prime (the
+        # odds' monomials going back are about as many as the group's).
+        if max(live.size, 0 if needed is None else needed.shape[1]) * len(poly) * rows > _MAX_GATHER:
             return None
         return _Sparse(live, _coords(live, box), poly, needed)
 
@@ -903,7 +939,7 @@ class _Engine:
         moved by each monomial."""
         coefs = np.array([c for _, c in sparse.poly], dtype=np.int64)
         # Each state gets at most one product per monomial, each below p * |coef|.
-        assert int(np.abs(coefs).sum()) < 1 << 31, "a book's coefficients stay small"
+        assert int(np.abs(coefs).sum()) < 1 << 31, "a group's coefficients stay small (_expandable)"
         where = self._targets(sparse.live, sparse.coords, box, [key for key, _ in sparse.poly]).ravel()
         out = np.zeros((len(a), box.size + 1), dtype=np.int64)
         values = a[:, sparse.live]
@@ -1083,26 +1119,26 @@ class _Engine:
         terms: Terms,
         poly: Poly | None = None,
         ahead: list[list[Array]] | None = None,
-        kept: int = 0,
+        first: int = 0,
     ) -> Array:
         """The state after a group: the signed sum of its terms, reduced.
 
         Given ``ahead`` (one list per term, when walking the terms), each term's states after
-        each of its first ``kept`` cards, reduced, are appended to its list for the way back.
+        each of its ``first`` cards, reduced, are appended to its list for the way back.
         """
         if poly is not None:
             return self._apply(a, box, poly, back=False)
         parts = []
         for j, (coef, factors) in enumerate(terms):
             walked, scale = a, 1
-            first = kept if ahead is not None else 0
-            for f in factors[:first]:
+            kept = first if ahead is not None else 0
+            for f in factors[:kept]:
                 walked, scale = self._walk(walked, box, [f], back=False)
                 if scale > 1:
                     walked, scale = self._reduce(walked), 1
                 assert ahead is not None
                 ahead[j].append(walked)
-            walked, scale = self._walk(walked, box, factors[first:], back=False, scale=scale)
+            walked, scale = self._walk(walked, box, factors[kept:], back=False, scale=scale)
             parts.append((coef, walked, scale))
         return self._sum(parts)
 
@@ -1210,8 +1246,9 @@ class _Engine:
 
     # -- the passes
 
-    def forward(self, odds: bool) -> Array:
-        """The count of fitting deals modulo each prime; with ``odds``, what the way back needs."""
+    def forward(self, odds: bool) -> tuple[Array, _Forward]:
+        """The count of fitting deals modulo each prime, and what the way back needs (with
+        ``odds``; else the counts before each group are not kept)."""
         plan, model = self.plan, self.model
         a = np.zeros((self.k, plan.start.size), dtype=np.int64)
         a[:, 0] = 1
@@ -1229,26 +1266,22 @@ class _Engine:
                 # Walking a group's terms, keep what the way back would walk again.
                 if odds and g not in self.polys and g not in self.back_polys:
                     ahead[g] = [[] for _ in plan.factors[g]]
-                kept = len(model.groups[g].kinds) - 1
-                a = self._group(a, plan.work[g], plan.factors[g], self.polys.get(g), ahead.get(g), kept)
+                first = len(model.groups[g].kinds) - 1
+                a = self._group(a, plan.work[g], plan.factors[g], self.polys.get(g), ahead.get(g), first)
             a = self._resize(a, plan.work[g], plan.after[g])
             box = plan.after[g]
         weight, per_player = self._weights()
         pieces = self._pieces(a)
-        self.total = total = self._dot(pieces, weight, plan.final)
-        self.kept = (before, ahead, weight, per_player, a)
-        return total
+        total = self._dot(pieces, weight, plan.final)
+        return total, _Forward(total, before, ahead, weight, per_player, a)
 
-    def backward(self, k: int) -> dict[tuple[Card, int], Array]:
-        """The deals with each kind of card at each player, modulo this engine's first k primes."""
-        if k == 0:
-            return {}
+    def backward(self, forward: _Forward, k: int) -> dict[tuple[Card, int], Array]:
+        """The deals with each kind of card at each player, modulo the first k primes."""
         plan, model = self.plan, self.model
-        before, ahead, weight, per_player, last = self.kept
-        total = self.total
+        before, ahead, weight, total = forward.before, forward.ahead, forward.weight, forward.total
         found: dict[tuple[Card, int], Array] = {}
-        for p, (base, scale) in per_player.items():
-            found[(model.free[0], p)] = self._along(last[:k], base, scale, plan.dim[p])
+        for p, (base, scale) in forward.per_player.items():
+            found[(model.free[0], p)] = self._along(forward.last[:k], base, scale, plan.dim[p])
         # Which groups to go back through sparsely, first to last: a group's values before it are
         # needed only where the sparse group before it reads them.
         sparse_back: dict[int, _Sparse | None] = {}
@@ -1354,7 +1387,7 @@ class _Engine:
             coefs = np.zeros(len(column), dtype=np.int64)
             for key, c in poly:
                 coefs[column[key]] = c
-            assert int(np.abs(coefs).sum()) < 1 << 31, "a book's coefficients stay small"
+            assert int(np.abs(coefs).sum()) < 1 << 31, "a group's coefficients stay small (_expandable)"
             found[(group.kinds[i][0], q)] = (sums @ coefs) % self.p[: len(sums)]
 
     def _odds_sparse(
@@ -1362,7 +1395,9 @@ class _Engine:
     ) -> Array:
         """Back through a group from the few live states of ``start`` (all the forward pass
         reached), as ``_odds_by_poly`` does, reading ``after`` only at live states moved by each
-        monomial; the values before the group come out in ``keep``, the box the pass goes on in."""
+        monomial; the values before the group come out in ``keep``, the box the pass goes on in:
+        in all of it, or with ``sparse.needed`` right at those states only (zero elsewhere, where
+        the group back from here never reads)."""
         box = self.plan.work[g]
         k = len(start)
         p = self.p[:k]
@@ -1380,7 +1415,7 @@ class _Engine:
             return self._adjoint(after, box, keep, sparse.poly)
         # Only at the needed states: each moved by each monomial, read from ``after``.
         coefs = np.array([c for _, c in sparse.poly], dtype=np.int64)
-        assert int(np.abs(coefs).sum()) < 1 << 31, "a book's coefficients stay small"
+        assert int(np.abs(coefs).sum()) < 1 << 31, "a group's coefficients stay small (_expandable)"
         at = _flat(sparse.needed, box)
         where = self._targets(at, sparse.needed, box, [key for key, _ in sparse.poly])
         out = np.zeros((k, keep.size), dtype=np.int64)
@@ -1451,17 +1486,6 @@ def _shares(
         for c in same:
             result[c] = ways
     return result
-
-
-@dataclass
-class _Sparse:
-    """The live states of a box (flat indices and coordinates, dims first) with the group's
-    polynomial; going back, the states where values are needed (None: all)."""
-
-    live: Array
-    coords: Array
-    poly: Poly
-    needed: Array | None = None
 
 
 def _offsets(box: _Box, keys: Sequence[int]) -> Array:
