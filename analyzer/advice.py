@@ -75,12 +75,12 @@ def suggest(game: Game, player: str, at: int) -> Advice:
     record = game.record
     name = resolve_view(record, player)
     if name == PUBLIC:
-        raise UsageError("advice is for a player: name one with --as")
+        raise UsageError("advice is for a player: name one with --as", path=record.path)
     step = game.step(at)
     if len(step.books) == len(record.rules.deck.books):
-        raise UsageError(f"the game is over after event {at}")
+        raise UsageError(f"the game is over after event {at}", path=record.path)
     if step.turn is not None and step.turn != name:
-        raise UsageError(f"{name} is not on turn after event {at}: it is {step.turn}'s turn")
+        raise UsageError(f"{name} is not on turn after event {at}: it is {step.turn}'s turn", path=record.path)
     mine = ViewTracker(game, name).position(at)
     odds = card_odds(mine)
     public = ViewTracker(game, PUBLIC).position(at)

@@ -35,7 +35,10 @@ class HalfsuitError(Exception):
         self.event = event
 
     def where(self) -> str:
-        """``FILE:LINE:`` (or as much of it as is known)."""
+        """``FILE:LINE:`` (or as much of it as is known; nothing for an error that is about the
+        command's arguments, not about a place in a record)."""
+        if self.path is None and self.line is None:
+            return ""
         parts = [self.path or "<record>"]
         if self.line is not None:
             parts.append(str(self.line))
@@ -44,7 +47,8 @@ class HalfsuitError(Exception):
         return ":".join(parts)
 
     def __str__(self) -> str:
-        return f"{self.where()}: {self.message}"
+        where = self.where()
+        return f"{where}: {self.message}" if where else self.message
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -94,6 +94,9 @@ def test_odds_and_suggest_commands(tmp_path: Path) -> None:
     assert asks and all({"target", "card", "odds", "bits_given", "warning"} <= set(a) for a in asks)
     result = runner.invoke(app, ["suggest", str(path), "--as", "Anna", "--at", "11"])
     assert result.exit_code == 2 and "not on turn" in result.stderr
+    assert result.stderr.startswith(f"{path}: ")  # the record it is about
+    result = runner.invoke(app, ["simulate", "--players", "5"])
+    assert result.exit_code == 2 and result.stderr.startswith("--players")  # about no record
     result = runner.invoke(app, ["who-has", "9H", str(path), "--at", "11", "--as", "Ben", "--json"])
     odds = json.loads(result.stdout)["odds"]
     assert sum(Fraction(f) for f in odds.values()) == 1
