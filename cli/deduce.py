@@ -152,9 +152,10 @@ def who_has(
         out.print(f"[bold]{card.pretty}[/bold] is with {where} (known, after event {n}, as {who} sees it)")
     else:
         out.print(f"[bold]{card.pretty}[/bold] can be with (after event {n}, as {who} sees it):")
+        width = max(len(p) for p in h)  # the odds in one column
         for p in h:
             short = f"  [dim]({odds_text(share[p])})[/dim]" if share[p].denominator < 1000 else ""
-            out.print(f"  [bold]{p}[/bold] {float(share[p]) * 100:5.1f}%{short}")
+            out.print(f"  [bold]{p:<{width}}[/bold] {float(share[p]) * 100:5.1f}%{short}")
     for p, why in reasons.items():
         out.print(f"  [dim]not {p}:[/dim] {why}")
 
