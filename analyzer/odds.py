@@ -811,6 +811,7 @@ class _Engine:
         self.costs: dict[int, tuple[float, float]] = {}
         self.odds_keys: dict[int, list[int]] = {}
         self.expandable: dict[int, bool] = {}
+        self.live: dict[int, Array] = {}  # per group, the states where the counts before it are not zero
         for g, terms in enumerate(plan.factors):
             group = self.model.groups[g]
             kinds = len(group.kinds)
@@ -883,7 +884,9 @@ class _Engine:
         whole = self.costs[g][back] * (per_state * box.size * rows + per_move)
         if whole < fixed + _NS_SPARSE_FIXED:
             return None
-        live = np.flatnonzero(a.any(axis=0))
+        if g not in self.live:  # ``a`` is always the counts before group g
+            self.live[g] = np.flatnonzero(a.any(axis=0))
+        live = self.live[g]
         per_monomial = per_live * live.size * rows
         if keep is not None:
             assert keep.low == box.low, "the pass goes on in a box starting where the group's does"
@@ -937,9 +940,7 @@ class _Engine:
     def _apply_sparse(self, a: Array, box: _Box, sparse: _Sparse) -> Array:
         """``a`` (reduced, zero outside the live states) times the polynomial: each live state
         moved by each monomial."""
-        coefs = np.array([c for _, c in sparse.poly], dtype=np.int64)
-        # Each state gets at most one product per monomial, each below p * |coef|.
-        assert int(np.abs(coefs).sum()) < 1 << 31, "a group's coefficients stay small (_expandable)"
+        coefs = _coefficients(sparse.poly)  # each state gets at most one product per monomial
         where = self._targets(sparse.live, sparse.coords, box, [key for key, _ in sparse.poly]).ravel()
         out = np.zeros((len(a), box.size + 1), dtype=np.int64)
         values = a[:, sparse.live]
@@ -1010,6 +1011,11 @@ class _Engine:
             scale *= len(f)
         return a, scale
 
+    def _scales(self, k: int) -> Array:
+        """Per piece j (rows) and prime (columns): 2 ** (j * piece) modulo the prime, to add up
+        sums made piece by piece."""
+        return np.array([[(1 << (j * self.piece)) % q for q in self.primes[:k]] for j in range(-(-31 // self.piece))])
+
     def _pieces(self, f: Array) -> list[Array]:
         """A reduced array split in pieces of ``piece`` bits, so that no dot product overflows."""
         mask = (1 << self.piece) - 1
@@ -1025,6 +1031,7 @@ class _Engine:
         ``pieces`` is ``_pieces(f)``; |b| < p * dot_scale.
         """
         p = self.p[: len(b)]
+        scales = self._scales(len(b))
         out = np.zeros(len(b), dtype=np.int64)
         for j, h in enumerate(pieces):
             if t < 0:
@@ -1035,7 +1042,7 @@ class _Engine:
                 x = self._view(h, box, t)[:, :, :-1, :]
                 y = self._view(b, box, t)[:, :, 1:, :]
                 part = np.einsum("kabc,kabc->k", x, y)
-            out += part % p * (np.left_shift(1, j * self.piece) % p) % p
+            out += part % p * scales[j] % p
         return out % p
 
     @staticmethod
@@ -1109,8 +1116,7 @@ class _Engine:
         y = b.reshape(shape)[dst].reshape(len(b), -1)
         h = pieces.reshape((len(pieces), *shape))[src].reshape(len(pieces), len(b), -1)
         parts = np.einsum("jki,ki->jk", h, y) % p
-        scales = np.array([[(1 << (j * self.piece)) % q for q in p.tolist()] for j in range(len(pieces))])
-        return np.asarray((parts * scales % p).sum(axis=0) % p, dtype=np.int64)
+        return np.asarray((parts * self._scales(len(b)) % p).sum(axis=0) % p, dtype=np.int64)
 
     def _group(
         self,
@@ -1385,9 +1391,7 @@ class _Engine:
         column = {key: j for j, key in enumerate(self._odds_keys(g))}
         for (i, q), poly in self._odds_polys(g):
             coefs = np.zeros(len(column), dtype=np.int64)
-            for key, c in poly:
-                coefs[column[key]] = c
-            assert int(np.abs(coefs).sum()) < 1 << 31, "a group's coefficients stay small (_expandable)"
+            coefs[[column[key] for key, _ in poly]] = _coefficients(poly)
             found[(group.kinds[i][0], q)] = (sums @ coefs) % self.p[: len(sums)]
 
     def _odds_sparse(
@@ -1407,15 +1411,15 @@ class _Engine:
         # (primes, monomials, states); np.take gathers several times faster than indexing
         moved = np.take(padded, self._targets(sparse.live, sparse.coords, box, keys), axis=1)
         sums = np.zeros((k, len(keys)), dtype=np.int64)
+        scales = self._scales(k)
         for j, piece in enumerate(self._pieces(start[:, sparse.live])):
             part = np.einsum("kn,kun->ku", piece, moved) % p[:, None]
-            sums = (sums + part * (np.left_shift(1, j * self.piece) % p)[:, None]) % p[:, None]
+            sums = (sums + part * scales[j][:, None]) % p[:, None]
         self._odds_from_sums(g, sums, found)
         if sparse.needed is None:
             return self._adjoint(after, box, keep, sparse.poly)
         # Only at the needed states: each moved by each monomial, read from ``after``.
-        coefs = np.array([c for _, c in sparse.poly], dtype=np.int64)
-        assert int(np.abs(coefs).sum()) < 1 << 31, "a group's coefficients stay small (_expandable)"
+        coefs = _coefficients(sparse.poly)
         at = _flat(sparse.needed, box)
         where = self._targets(at, sparse.needed, box, [key for key, _ in sparse.poly])
         out = np.zeros((k, keep.size), dtype=np.int64)
@@ -1442,6 +1446,14 @@ class _Engine:
             part = src[(slice(None), *(slice(x, e) for x, e in zip(v, ends, strict=True)))]
             _add_scaled(out[(slice(None), *(slice(0, e - x) for x, e in zip(v, ends, strict=True)))], part, coef)
         return self._reduce(out.reshape(k, keep.size))
+
+
+def _coefficients(poly: Poly) -> Array:
+    """The coefficients of a polynomial, in its order. Their absolute sum stays below 2**31
+    (``_Engine._expandable``), so sums of their products with residues stay inside int64."""
+    coefs = np.array([c for _, c in poly], dtype=np.int64)
+    assert int(np.abs(coefs).sum()) < 1 << 31, "a group's coefficients stay small"
+    return coefs
 
 
 def _add_scaled(out: Array, a: Array, coef: int) -> None:
