@@ -279,10 +279,15 @@ def test_bigger_random_positions_match_the_plain_count(pos: Position) -> None:
     odds = card_odds(pos)
     assert odds.deals == deals
     for c in list(pos.allowed)[:3]:
-        for p, share in odds.cards[c].items():
-            forced = Position(**{**vars(pos), "allowed": {**pos.allowed, c: (p,)}})
-            assert share == Fraction(plain_count(forced), deals)
+        _check_card_by_plain_count(pos, odds.cards[c], c, deals)
         assert sum(odds.cards[c].values()) == 1
+
+
+def _check_card_by_plain_count(pos: Position, shares: dict[str, Fraction], c: Card, deals: int) -> None:
+    """Each holder's share of card c is the plain count with c forced to that holder, over all."""
+    for p, share in shares.items():
+        forced = Position(**{**vars(pos), "allowed": {**pos.allowed, c: (p,)}})
+        assert share == Fraction(plain_count(forced), deals), (pos.view, pos.at, c, p)
 
 
 # ------------------------------------------------------------ the counter's shortcuts
@@ -436,9 +441,7 @@ def _check_simulated(players: int, seed: int, fractions: tuple[float, ...], card
             assert odds.deals == deals, (players, seed, fraction, view)
             unknown = sorted(pos.allowed, key=lambda c: -len(pos.allowed[c]))  # the least known first
             for c in unknown[:cards]:
-                for p, share in odds.cards[c].items():
-                    forced = Position(**{**vars(pos), "allowed": {**pos.allowed, c: (p,)}})
-                    assert share == Fraction(plain_count(forced), deals), (players, seed, fraction, view, c, p)
+                _check_card_by_plain_count(pos, odds.cards[c], c, deals)
 
 
 @pytest.mark.parametrize(("players", "fractions"), [(4, (0.4, 0.6)), (6, (0.4, 0.6)), (8, (0.6,))])
