@@ -154,9 +154,9 @@ def analyze_file(path: str) -> GameOutcome:
         record = load_record(Path(path))
     except HalfsuitError as exc:
         return GameOutcome(name, failure=failure_row(name, exc))
-    except (RecursionError, ValueError, MemoryError) as exc:  # input too deep or too big for Python
-        why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc) or type(exc).__name__
-        return GameOutcome(name, failure=_failure(name, "unreadable", 2, None, f"{path}: cannot read: {why}"))
+    except (RecursionError, ValueError, MemoryError) as exc:  # input beyond what Python reads
+        message = f"{path}: cannot read: {_beyond_limits(exc)}"
+        return GameOutcome(name, failure=_failure(name, "unreadable", 2, None, message))
     try:
         game = replay(record)
         found = mistakes(analyze(game))
@@ -176,6 +176,15 @@ def analyze_file(path: str) -> GameOutcome:
         )
         return GameOutcome(name, failure=_failure(name, "unwritable", 2, None, message))
     return outcome
+
+
+def _beyond_limits(exc: RecursionError | ValueError | MemoryError) -> str:
+    """Why Python could not read a record, in the reader's words (a bad record, never a bug)."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if isinstance(exc, MemoryError) or "digits" in str(exc):  # an integer of thousands of digits
+        return "a value too big to read"
+    return str(exc)
 
 
 def _unwritable(outcome: GameOutcome) -> tuple[str, str] | None:

@@ -58,14 +58,19 @@ def write_text_atomic(path: str | Path, text: str, *, inputs: Iterable[str | Pat
 def write_bytes_atomic(path: str | Path, data: bytes, *, inputs: Iterable[str | Path] = ()) -> Path:
     """Write ``data`` to ``path`` through a temporary file in its folder and one rename.
 
-    A missing folder is made. The file keeps the permissions of the one it replaces (new files
+    A missing folder is made; a path that is not a regular file (``/dev/stdout``, a FIFO) is
+    written to directly, not replaced. The file keeps the permissions of the one it replaces (new files
     get the usual ones); a symlink is written through, to the file it points at. Refuses (before
     writing) when ``path`` is one of ``inputs``. Returns ``path``.
     """
     check_not_input([path], inputs)
-    target = _through_symlink(Path(path))
-    if target.is_dir():
+    given = Path(path)
+    if given.is_dir():
         raise OutputError("is a folder, not a file", path=str(path))
+    if given.exists() and not given.is_file():
+        _write_stream(given, data, path)  # /dev/stdout, a FIFO: written to, never replaced
+        return given
+    target = given.resolve() if given.is_symlink() else given
     make_folder(target.parent, shown=Path(path).parent)
     mode = _mode_for(target)
     try:
@@ -87,6 +92,17 @@ def write_bytes_atomic(path: str | Path, data: bytes, *, inputs: Iterable[str | 
             raise _error(path, exc) from None
         raise
     return Path(path)
+
+
+def _write_stream(target: Path, data: bytes, shown: str | Path) -> None:
+    try:
+        fd = os.open(target, os.O_WRONLY)
+        try:
+            _fill(fd, data)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise _error(shown, exc) from None
 
 
 def _fill(fd: int, data: bytes) -> None:
@@ -122,10 +138,6 @@ def make_folder(folder: Path, shown: Path | None = None) -> None:
         raise OutputError("is a file, not a folder", path=str(shown or folder)) from None
     except OSError as exc:
         raise _error(shown or folder, exc) from None
-
-
-def _through_symlink(path: Path) -> Path:
-    return path.resolve() if path.is_symlink() else path
 
 
 @functools.cache

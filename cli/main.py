@@ -7,7 +7,10 @@ libraries load is caught like any other (one line, exit 130, no traceback).
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def main() -> None:
@@ -17,12 +20,22 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         raise SystemExit(interrupted()) from None
+    except SystemExit as exc:
+        if exc.code == INTERRUPTED and not _said:  # typer's own exit on Ctrl-C says nothing
+            interrupted()
+        raise
+
+
+INTERRUPTED = 130
+_said: list[bool] = []
 
 
 def interrupted() -> int:
     """What Ctrl-C does anywhere: one line on stderr, exit status 130 (outputs are all or nothing)."""
-    sys.stderr.write("interrupted\n")
-    return 130
+    if not _said:
+        sys.stderr.write("interrupted\n")
+        _said.append(True)
+    return INTERRUPTED
 
 
 def __getattr__(name: str) -> Any:

@@ -96,7 +96,7 @@ def batch_cmd(
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=err, transient=True) as bar:
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("analyzing", total=None)
 
         def progress(done: int, total: int, name: str) -> None:
