@@ -52,6 +52,14 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def counting_odds() -> None:
+    """Load the exact counter (and numpy) only for the commands that count odds, and let glibc keep
+    freed memory for reuse: a big count makes and drops many arrays."""
+    from analyzer.odds import keep_freed_memory
+
+    keep_freed_memory()
+
+
 def load_record(path: Path) -> Record:
     """Read a record in the ``.fish`` text form or the JSON form (by extension or content)."""
     if not path.exists():

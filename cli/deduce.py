@@ -14,7 +14,6 @@ from analyzer.cards import Card, parse_card
 from analyzer.contracts import analysis_dict, player_summary, ruled_out_reasons, state_dict
 from analyzer.errors import UsageError
 from analyzer.knowledge import PUBLIC, Position, ViewTracker
-from analyzer.odds import card_odds
 from analyzer.replay import Game
 from analyzer.tactics import claimable, exact_text, odds_text
 
@@ -25,6 +24,7 @@ from .common import (
     WORKERS,
     check_at,
     check_view,
+    counting_odds,
     handles_errors,
     load_game,
     out,
@@ -132,6 +132,9 @@ def who_has(
         return
     h = holders[card]
     reasons = ruled_out_reasons(game, pos, card, h)
+    counting_odds()
+    from analyzer.odds import card_odds
+
     share = card_odds(pos).cards[card]
     if json_out:
         print_json(

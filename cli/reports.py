@@ -14,12 +14,10 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from analyzer.analysis import analyze
-from analyzer.information import ask_information
 from analyzer.knowledge import PUBLIC
-from analyzer.odds import TooLarge
 from analyzer.tactics import mistakes, quote_odds
 
-from .common import AS_HELP, WORKERS, check_view, err, handles_errors, load_game, out
+from .common import AS_HELP, WORKERS, check_view, counting_odds, err, handles_errors, load_game, out
 
 RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
 
@@ -58,6 +56,10 @@ def report_cmd(
     found = mistakes(analysis)
     asks = None
     if odds:
+        counting_odds()
+        from analyzer.information import ask_information
+        from analyzer.odds import TooLarge
+
         try:
             found = quote_odds(analysis, found, workers=WORKERS)
             asks = ask_information(game, analysis.steps, workers=WORKERS)

@@ -9,13 +9,11 @@ import typer
 
 from analyzer.analysis import Analysis, analyze
 from analyzer.contracts import lockouts_dict, threats_dict
-from analyzer.information import ask_information, player_information
 from analyzer.knowledge import PUBLIC
-from analyzer.odds import TooLarge
 from analyzer.replay import Game
 from analyzer.tactics import claimable, lockouts, mistakes, quote_odds, threats
 
-from .common import WORKERS, check_at, err, handles_errors, load_game, out, print_json
+from .common import WORKERS, check_at, counting_odds, err, handles_errors, load_game, out, print_json
 from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg, view_at
 
 
@@ -99,6 +97,10 @@ def mistakes_cmd(
     game = load_game(path, lenient=True)
     result = analyze(game, upto=game.trusted_until, workers=WORKERS)
     report = mistakes(result)
+    counting_odds()
+    from analyzer.information import ask_information, player_information
+    from analyzer.odds import TooLarge
+
     try:
         report = quote_odds(result, report, workers=WORKERS)
     except TooLarge as exc:
