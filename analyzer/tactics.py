@@ -17,7 +17,7 @@ from .knowledge import PUBLIC, Position, ViewTracker
 from .odds import card_odds, count_deals
 from .record import Ask, Claim
 from .replay import Game, Step
-from .rules import Outcome
+from .rules import Outcome, can_claim
 from .solver import NoFit
 from .wording import either
 
@@ -156,19 +156,8 @@ class MistakeReport:
 
 
 def may_claim(game: Game, step: Step, player: str) -> bool:
-    """Whether the rules let ``player`` claim after this step."""
-    rules = game.record.rules
-    if len(step.books) == len(rules.deck.books):
-        return False
-    if rules.claims_any_time:
-        return True
-    if step.turn is None:
-        return False
-    table = game.record.table
-    turn_team = table.team_of(step.turn)
-    if sum(step.counts[p] for p in table.teams[turn_team - 1]) == 0:
-        return table.team_of(player) != turn_team
-    return step.turn == player
+    """Whether the rules let ``player`` claim after this step (the rule the replay checks claims by)."""
+    return can_claim(game.play_state(step.at), player)
 
 
 def _seen(holders: Holders, book: Book) -> dict[str, list[str]]:
