@@ -14,6 +14,7 @@ from .cards import Book, Card
 from .errors import RuleBreak
 from .record import Ask, Claim, Event, Pass, Record, actor
 from .rules import (
+    TURN_CODES,
     Break,
     Outcome,
     PlayState,
@@ -63,6 +64,12 @@ class Violation:
     message: str
     player: str | None
 
+    @property
+    def turn_only(self) -> bool:
+        """A break of the order of play alone (who asked, claimed or passed when): what the event
+        shows of the cards still holds, so the deductions go on past it."""
+        return self.code in TURN_CODES
+
 
 @dataclass
 class CardHistory:
@@ -109,8 +116,10 @@ class Game:
 
     @property
     def trusted_until(self) -> int:
-        """Events after the first rule break are untrusted; this is the last trusted step."""
-        return self.violations[0].event - 1 if self.violations else len(self.events)
+        """The last trusted step: events after the first rule break about the cards are untrusted
+        (a break of the order of play alone leaves what is known of the cards as it was)."""
+        first = next((v for v in self.violations if not v.turn_only), None)
+        return first.event - 1 if first else len(self.events)
 
     def winner(self) -> int | None:
         """1 or 2 for the team ahead, None for a tie (or an unfinished level game)."""

@@ -154,6 +154,11 @@ class PlayState:
         return next((t for t in (1, 2) if self.team_cards(t) == 0), None)
 
 
+# Breaks of who may act when: the event itself (an ask and its answer, a claim and its check) still
+# happened as written.
+TURN_CODES = frozenset({"not-on-turn", "claim-turn", "pass-team", "pass-empty", "pass-with-cards"})
+
+
 def _over(state: PlayState, player: str) -> list[Break]:
     return [Break("game-over", "the game is over: every book has been claimed", player)] if state.over else []
 
@@ -294,11 +299,6 @@ def turn_after_ask(asker: str, target: str, yes: bool) -> str:
 
 
 def turn_after_claim(state: PlayState, claimant: str) -> str | None:
-    """A claim does not move the turn, except the first move of a game, and an opponent named to
-    claim when the team on turn is out of cards."""
-    if state.turn is None:
-        return None if state.rules.claims_any_time else claimant
-    turn_team = state.table.team_of(state.turn)
-    if not state.rules.claims_any_time and state.team_out() == turn_team and state.table.team_of(claimant) != turn_team:
-        return claimant
-    return state.turn
+    """Under literature rules the claimant had the turn (or, for a team out of cards, was named
+    to take it); a claim on any player's turn does not move it."""
+    return state.turn if state.rules.claims_any_time else claimant

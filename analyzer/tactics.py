@@ -195,9 +195,12 @@ def mistakes(analysis: Analysis) -> MistakeReport:
     found += _wrong_claims(analysis)
     found += _asks(analysis)
     for v in game.violations:
-        found.append(
-            Mistake(v.event, v.player or "", "rule-break", None, v.message, "the events after it are untrusted")
+        cost = (
+            "a break of the order of play only: what it shows of the cards still counts"
+            if v.turn_only
+            else "the events after it are untrusted"
         )
+        found.append(Mistake(v.event, v.player or "", "rule-break", None, v.message, cost))
     order = {k: i for i, k in enumerate(KINDS)}
     found.sort(key=lambda m: (m.event, order[m.kind], m.player))
     unjudged = [p for p in game.record.players if not analysis.has_view(p)]
