@@ -16,6 +16,7 @@ from analyzer.tactics import exact_text
 from .common import (
     AT_HELP,
     JSON_HELP,
+    LenientOpt,
     check_at,
     check_view,
     counting_odds,
@@ -45,9 +46,11 @@ def shade(f: Fraction) -> Text:
 
 
 @handles_errors
-def odds(path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False) -> None:
+def odds(
+    path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False, lenient: LenientOpt = False
+) -> None:
     """Exact odds that each player holds each card, counting every fitting deal."""
-    game = load_game(path)
+    game = load_game(path, lenient)
     n = check_at(game, at)
     name = check_view(game, view)
     pos, _ = solve_position(ViewTracker(game, name), n)
@@ -93,9 +96,10 @@ def suggest(
     at: Annotated[int | None, typer.Option("--at", help=AT_HELP)] = None,
     top: Annotated[int, typer.Option(help="How many asks to show.")] = 10,
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+    lenient: LenientOpt = False,
 ) -> None:
     """Advice for the player on turn: legal asks ranked by exact odds, and claims with their odds."""
-    game = load_game(path)
+    game = load_game(path, lenient)
     n = check_at(game, at)
     counting_odds()
     from analyzer.advice import suggest as advise

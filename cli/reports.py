@@ -17,7 +17,7 @@ from analyzer.analysis import analyze
 from analyzer.knowledge import PUBLIC
 from analyzer.tactics import mistakes, quote_odds
 
-from .common import AS_HELP, WORKERS, check_view, counting_odds, err, handles_errors, load_game, out
+from .common import AS_HELP, WORKERS, LenientOpt, check_view, counting_odds, err, handles_errors, load_game, out
 
 RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
 
@@ -42,13 +42,14 @@ def report_cmd(
     odds: Annotated[
         bool, typer.Option(help="Shade grids by exact odds, quote odds in mistakes, count bits per player.")
     ] = True,
+    lenient: LenientOpt = False,
 ) -> None:
     """Write a post-game report: an HTML page and its Markdown twin with charts (SVG).
 
-    Prints the paths written. Exit 1 when the record breaks the rules or contradicts itself,
-    2 when it cannot be read.
+    Prints the paths written. Exit 1 when the record breaks the rules (unless --lenient: the
+    breaks are then marked in the report) or contradicts itself, 2 when it cannot be read.
     """
-    game = load_game(path)
+    game = load_game(path, lenient)
     name = check_view(game, view)
     # Solve the views in forked workers before polars and matplotlib are loaded (forking after
     # they start their threads is not safe).
@@ -80,6 +81,7 @@ def batch_cmd(
         int | None,
         typer.Option("--workers", "-j", min=1, help="Worker processes (default: one per core)."),
     ] = None,
+    lenient: LenientOpt = False,
 ) -> None:
     """Analyze every record in a folder: per-game and per-player tables and a summary page.
 
@@ -101,7 +103,7 @@ def batch_cmd(
         def progress(done: int, total: int, name: str) -> None:
             bar.update(task, completed=done, total=total, description=f"analyzing {name}")
 
-        result = run_batch(folder, out_dir, workers, progress)
+        result = run_batch(folder, out_dir, workers, progress, lenient=lenient)
     for written in result.files:
         out.print(str(written))
     for message in result.failures.get_column("message").to_list():
