@@ -8,7 +8,7 @@ import typer
 
 from analyzer.odds import keep_freed_memory
 
-from . import bench, deduce, odds_cmds, records, reports, tactics_cmds
+from . import bench, deal, deduce, odds_cmds, records, reports, tactics_cmds
 from .common import DEBUG
 
 app = typer.Typer(
@@ -29,7 +29,7 @@ def root(
     keep_freed_memory()
 
 
-for group in (records, deduce, tactics_cmds, odds_cmds, reports, bench):
+for group in (records, deduce, deal, tactics_cmds, odds_cmds, reports, bench):
     group.register(app)
 
 
