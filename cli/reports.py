@@ -1,4 +1,4 @@
-"""Report commands: a post-game report of one record, and a batch summary of a folder of records.
+"""Report commands: a post-game report and a replay page of one record, and a batch summary.
 
 ``analyzer.report`` and ``analyzer.batch`` are imported inside the commands: matplotlib and
 polars take a while to load, and every other command would pay for them.
@@ -24,6 +24,7 @@ RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .j
 
 def register(app: typer.Typer) -> None:
     app.command("report")(report_cmd)
+    app.command("replay")(replay_cmd)
     app.command("batch")(batch_cmd)
 
 
@@ -71,6 +72,36 @@ def report_cmd(
     files = write_report(game, out_dir, name, moments or None, analysis, odds, asks, found)
     for written in files.paths:
         out.print(str(written))
+
+
+@handles_errors
+def replay_cmd(
+    path: RecordArg,
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the page into.")] = Path("reports"),
+    odds: Annotated[bool, typer.Option(help="Shade the grids by exact odds and show them for each card.")] = True,
+) -> None:
+    """Write a replay page: one HTML file to step through the game in every view (opens from disk).
+
+    Prints the path written. Exit 1 when the record breaks the rules or contradicts itself,
+    2 when it cannot be read.
+    """
+    from analyzer.replay_page import odds_table, write_replay
+
+    game = load_game(path)
+    analysis = analyze(game, upto=game.trusted_until, workers=WORKERS)
+    found = mistakes(analysis)
+    table = None
+    if odds:
+        counting_odds()
+        from analyzer.odds import TooLarge
+
+        try:
+            found = quote_odds(analysis, found, workers=WORKERS)
+            table = odds_table(game, list(analysis.views), analysis.steps, WORKERS)
+        except TooLarge:
+            table = None
+    page = write_replay(game, out_dir, analysis, found, table, with_odds=False)
+    out.print(str(page.path))
 
 
 @handles_errors
