@@ -1,6 +1,6 @@
 """Many games at once: analyze every record in a folder on all cores, and summarize them.
 
-Each record (``*.fish`` or ``*.json`` directly in the folder) is read, replayed strictly,
+Each record (``*.fish`` or ``*.json`` directly in the folder) is read, replayed (strictly, or leniently),
 analyzed and judged for mistakes in a worker process. The results become three tables, written
 as Parquet and CSV: one row per game, one per player and game, one per record that failed
 (malformed, against the rules, or contradicting itself; its error is kept as ``FILE:LINE:
@@ -17,6 +17,7 @@ leaves the previous complete set (or none), never a mix.
 from __future__ import annotations
 
 import errno
+import functools
 import io
 import multiprocessing
 import os
@@ -147,8 +148,9 @@ def load_record(path: Path) -> Record:
     return fish.load(path)
 
 
-def analyze_file(path: str) -> GameOutcome:
-    """Read, replay, analyze and judge one record (the work of one worker process)."""
+def analyze_file(path: str, lenient: bool = False) -> GameOutcome:
+    """Read, replay, analyze and judge one record (the work of one worker process); a lenient
+    replay is analyzed up to its last trusted step, its rule breaks among the mistakes."""
     name = _clean(Path(path).name)
     try:
         record = load_record(Path(path))
@@ -158,8 +160,8 @@ def analyze_file(path: str) -> GameOutcome:
         message = f"{path}: cannot read: {_beyond_limits(exc)}"
         return GameOutcome(name, failure=_failure(name, "unreadable", 2, None, message))
     try:
-        game = replay(record)
-        found = mistakes(analyze(game))
+        game = replay(record, lenient=lenient)
+        found = mistakes(analyze(game, upto=game.trusted_until))
         outcome = GameOutcome(
             name, game_row(name, game, found), [{"file": name, **row} for row in player_rows(game, found)]
         )
@@ -214,12 +216,16 @@ def run_batch(
     out_dir: str | Path,
     workers: int | None = None,
     progress: Progress | None = None,
+    *,
+    lenient: bool = False,
 ) -> BatchResult:
     """Analyze every record in ``folder`` and write the tables and the summary into ``out_dir``.
 
     ``workers`` processes share the records (default: one per core; 1 runs them here, in this
     process). ``progress`` is called after each record with (done, total, file name), in the
-    order records finish. Raises UsageError when the folder holds no record, OutputError when
+    order records finish. ``lenient`` reads past rule breaks (each record's breaks counted among
+    its mistakes) instead of listing such a record as failed. Raises UsageError when the folder
+    holds no record, OutputError when
     ``out_dir`` cannot take the outputs (it holds other files, another run is writing it, the
     disk is full...). ``out_dir`` changes only when every output is written: Ctrl-C or an error
     on the way leaves it as it was.
@@ -236,7 +242,7 @@ def run_batch(
     out = Path(out_dir)
     with published_folder(out, OUTPUT_NAMES) as fresh:
         count = min(workers or os.cpu_count() or 1, max(len(paths), 1))
-        outcomes = skipped + _run(paths, count, progress)
+        outcomes = skipped + _run(paths, count, progress, lenient)
         outcomes.sort(key=lambda o: o.file)
         games = pl.DataFrame([o.game for o in outcomes if o.game], schema=GAME_SCHEMA, orient="row")
         rows = [r for o in outcomes for r in o.players]
@@ -255,7 +261,7 @@ def run_batch(
     return BatchResult(games, players, failures, tuple(out / n for n in OUTPUT_NAMES))
 
 
-def _run(paths: Sequence[Path], workers: int, progress: Progress | None) -> list[GameOutcome]:
+def _run(paths: Sequence[Path], workers: int, progress: Progress | None, lenient: bool) -> list[GameOutcome]:
     total = len(paths)
     outcomes: list[GameOutcome] = []
 
@@ -266,7 +272,7 @@ def _run(paths: Sequence[Path], workers: int, progress: Progress | None) -> list
 
     if workers == 1:
         for p in paths:
-            done(analyze_file(str(p)))
+            done(analyze_file(str(p), lenient))
         return outcomes
     # spawn: fresh interpreters, so no lock held by a thread of this process (polars has a
     # thread pool) is copied into a worker half-taken, as fork could. The workers ignore
@@ -275,7 +281,7 @@ def _run(paths: Sequence[Path], workers: int, progress: Progress | None) -> list
     with _interrupts_ignored():
         pool = context.Pool(workers, initializer=_ignore_interrupts)
     with pool:
-        for outcome in pool.imap_unordered(analyze_file, [str(p) for p in paths]):
+        for outcome in pool.imap_unordered(functools.partial(analyze_file, lenient=lenient), map(str, paths)):
             done(outcome)
     return outcomes
 
