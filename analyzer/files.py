@@ -187,6 +187,11 @@ def published_folder(target: str | Path, names: Collection[str]) -> Iterator[Pat
             yield fresh
             os.chmod(fresh, 0o777 & ~_umask())
             _publish(fresh, final)
+        except OutputError as exc:
+            # Name the file where it was going, not the fresh folder nobody will see.
+            if exc.path is not None and Path(exc.path).is_relative_to(fresh):
+                exc.path = str(shown / Path(exc.path).relative_to(fresh))
+            raise
         except OSError as exc:
             raise _error(shown, exc) from None
         finally:
