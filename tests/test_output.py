@@ -7,8 +7,10 @@ Full disks are an injected ``OSError(ENOSPC)`` in the one place files are writte
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import errno
+import io
 import json
 import os
 import signal
@@ -18,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -385,6 +388,30 @@ def test_batch_writes_the_good_and_lists_every_entry_it_did_not_analyse(folder: 
         assert f"{f['message']}\n" in err
     assert "3 of 9 records analyzed, 6 failed" in err
     assert pl.read_parquet(out / "games.parquet").get_column("file").to_list() == ["g1.fish", "g2.fish", "g3.fish"]
+
+
+def test_an_unreadable_record_is_file_message_in_a_batch_and_alone(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    locked = folder / "locked.fish"
+    locked.write_text(SHORT_RECORD, encoding="utf-8")
+    real_open = io.open
+
+    def guarded_open(file: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(file).endswith("locked.fish"):  # what chmod 000 does to anyone but root
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(io, "open", guarded_open)
+    monkeypatch.setattr(builtins, "open", guarded_open)
+    code, out, err = run("validate", str(locked))
+    assert (code, out) == (2, "") and err.startswith(f"{locked}:") and "ermission denied" in err
+    assert "Usage" not in err and "Traceback" not in err
+    result = run_batch(folder, tmp_path / "out", workers=1)
+    (failure,) = result.failures.to_dicts()
+    assert failure["file"] == "locked.fish" and failure["exit_code"] == 2
+    assert failure["message"].startswith(f"{locked}:") and "ermission denied" in failure["message"]
+    assert result.games.height == 3
 
 
 def test_batch_lists_a_record_the_tables_cannot_hold_and_writes_the_rest(
