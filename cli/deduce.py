@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table as RichTable
@@ -11,8 +11,9 @@ from rich.text import Text
 
 from analyzer.analysis import Holders, analyze, solve_position
 from analyzer.cards import Card, parse_card
-from analyzer.contracts import analysis_dict, player_summary, ruled_out_reasons, state_dict
+from analyzer.contracts import analysis_dict, player_summary, state_dict
 from analyzer.errors import UsageError
+from analyzer.explain import LACKS, Explainer, Explanation
 from analyzer.knowledge import PUBLIC, Position, ViewTracker
 from analyzer.replay import Game
 from analyzer.tactics import claimable, exact_text, odds_text
@@ -113,6 +114,11 @@ def parse_card_arg(text: str, game: Game) -> Card:
     return card
 
 
+WitnessOpt = Annotated[
+    bool, typer.Option("--witness", help="For each player who may hold the card, one fitting deal that puts it there.")
+]
+
+
 @handles_errors
 def who_has(
     card_text: Annotated[str, typer.Argument(metavar="CARD", help="A card: 7S, 7♠, 7s, 10H, TH, RJ ...")],
@@ -120,9 +126,10 @@ def who_has(
     at: AtOpt = None,
     view: AsOpt = PUBLIC,
     json_out: JsonOpt = False,
+    witness: WitnessOpt = False,
     lenient: LenientOpt = False,
 ) -> None:
-    """Who can have a card: the holders, whether it is known, and what ruled the others out."""
+    """Who can have a card: the holders, and why every other player is ruled out (or why the holder is known)."""
     game, name, n, pos, holders = view_at(path, at, view, lenient)
     card = parse_card_arg(card_text, game)
     claimed = next((r for r in game.step(n).books.values() if card in r.book.cards), None)
@@ -136,36 +143,65 @@ def who_has(
             out.print(plain(msg))
         return
     h = holders[card]
-    reasons = ruled_out_reasons(game, pos, card, h)
+    explainer = Explainer(ViewTracker(game, name), n)
+    why = explainer.card(card)
+    deals = {p: explainer.witness(card, p) for p in h} if witness and len(h) > 1 else {}
     counting_odds()
     from analyzer.odds import card_odds
 
     share = card_odds(pos).cards[card]
     if json_out:
-        print_json(
-            {
-                "at": n,
-                "as": name,
-                "card": card.code,
-                "holders": list(h),
-                "known": len(h) == 1,
-                "odds": {p: exact_text(f) for p, f in share.items()},
-                "ruled_out": reasons,
-            }
-        )
+        data: dict[str, Any] = {
+            "at": n,
+            "as": name,
+            "card": card.code,
+            "holders": list(h),
+            "known": len(h) == 1,
+            "odds": {p: exact_text(f) for p, f in share.items()},
+            "ruled_out": {p: e.text for p, e in why.items() if e.conclusion is not None and e.conclusion.kind == LACKS},
+            "explanations": {p: e.to_dict() for p, e in why.items()},
+        }
+        if witness:
+            data["witness"] = {p: {c.code: q for c, q in deal.items()} for p, deal in deals.items()}
+        print_json(data)
         return
     who = "the public" if name == PUBLIC else name
     if len(h) == 1:
         where = f"[bold green]{plain(h[0])}[/bold green]"
         out.print(f"[bold]{card.pretty}[/bold] is with {where} (known, after event {n}, as {plain(who)} sees it)")
+        out.print(Text(f"  why {h[0]}: {why[h[0]].text}"))
     else:
         out.print(f"[bold]{card.pretty}[/bold] can be with (after event {n}, as {plain(who)} sees it):")
         width = max(len(p) for p in h)  # the odds in one column
         for p in h:
             short = f"  [dim]({odds_text(share[p])})[/dim]" if share[p].denominator < 1000 else ""
             out.print(f"  [bold]{plain(p):<{width}}[/bold] {float(share[p]) * 100:5.1f}%{short}")
-    for p, why in reasons.items():
-        out.print(f"  [dim]not {plain(p)}:[/dim] {plain(why)}")
+    if len(h) == 1:
+        shared = [p for p, e in why.items() if p != h[0] and _only_elsewhere(e, why[h[0]])]
+        if shared:
+            out.print(Text(f"  not {', '.join(shared)}: {h[0]} holds {card.pretty}.", style="dim"))
+    else:
+        shared = []
+    for p, e in why.items():
+        if p in h or p in shared:
+            continue
+        out.print(Text(f"  not {p}: {e.text}"))
+    for p, deal in deals.items():
+        out.print(Text(f"  {p} may hold it, e.g. {_deal_text(deal, pos)}"))
+
+
+def _only_elsewhere(e: Explanation, holder: Explanation) -> bool:
+    """Whether a ruled-out player's explanation is the holder's plus one ``elsewhere`` step."""
+    return len(e.steps) == len(holder.steps) + 1 and e.steps[-1].rule == "elsewhere" and e.facts == holder.facts
+
+
+def _deal_text(deal: dict[Card, str], pos: Position) -> str:
+    """The never-shown cards of a fitting deal, player by player."""
+    hands: dict[str, list[str]] = {p: [] for p in pos.players}
+    for c in pos.in_play:
+        if c not in pos.known:
+            hands[deal[c]].append(c.pretty)
+    return "; ".join(f"{p} {' '.join(cs)}" for p, cs in hands.items() if cs)
 
 
 @handles_errors
