@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
-import fcntl
 import functools
 import os
 import shutil
@@ -254,6 +253,8 @@ def _clear_leftovers(final: Path) -> None:
 @contextlib.contextmanager
 def _locked(final: Path, shown: Path) -> Iterator[None]:
     """Hold ``.NAME.lock`` beside the folder, or refuse at once when another run holds it."""
+    import fcntl  # POSIX only: imported here so that merely reading records works anywhere
+
     lock = final.parent / f".{final.name}.lock"
     while True:
         try:

@@ -508,6 +508,28 @@ def test_main_turns_an_interrupt_anywhere_into_one_line(
         assert caught.value.code == 130 and capsys.readouterr().err == "interrupted\n"
 
 
+INTERRUPT_WHILE_LOADING = """
+import os, signal, sys
+
+class Interrupt:
+    def find_spec(self, name, path=None, target=None):
+        if name == "typer":  # the first library the command loads: Ctrl-C right then
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, Interrupt())
+sys.argv = ["halfsuit", "--help"]
+from cli.main import main
+main()
+"""
+
+
+def test_ctrl_c_while_the_command_loads_is_one_line() -> None:
+    done = subprocess.run([sys.executable, "-c", INTERRUPT_WHILE_LOADING], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n")
+
+
 def _children(pid: int) -> list[int]:
     try:
         text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
