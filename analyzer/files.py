@@ -16,6 +16,7 @@ import contextlib
 import ctypes
 import errno
 import functools
+import glob
 import os
 import shutil
 import sys
@@ -184,7 +185,7 @@ def published_folder(target: str | Path, names: Collection[str]) -> Iterator[Pat
             raise _error(shown, exc) from None
         try:
             yield fresh
-            os.chmod(fresh, 0o777 & ~_umask())
+            os.chmod(fresh, _mode_for(final, 0o777))
             _publish(fresh, final)
         except OutputError as exc:
             # Name the file where it was going, not the fresh folder nobody will see.
@@ -217,6 +218,12 @@ def _publish(fresh: Path, final: Path) -> None:
     if not final.exists():
         os.rename(fresh, final)
         return
+    if not any(final.iterdir()):
+        # No earlier set to keep whole (and the folder may be where a shell stands, or a mount
+        # point): the files move in, the folder stays.
+        for path in sorted(fresh.iterdir()):
+            os.rename(path, final / path.name)
+        return
     if _exchange(fresh, final):
         return
     # Without an atomic exchange there is a moment with the old set under another name.
@@ -245,7 +252,7 @@ def _exchange(a: Path, b: Path) -> bool:
 
 def _clear_leftovers(final: Path) -> None:
     """Remove fresh or old folders left by a run that was killed (the lock says none is running)."""
-    for stale in final.parent.glob(f".{final.name}.*-*"):
+    for stale in final.parent.glob(f".{glob.escape(final.name)}.*-*"):
         if stale.is_dir() and stale.name.split(".")[-1].startswith(("new-", "old-")):
             shutil.rmtree(stale, ignore_errors=True)
 

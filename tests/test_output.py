@@ -212,6 +212,22 @@ def test_a_folder_is_replaced_at_once_or_not_at_all(tmp_path: Path) -> None:
     assert snapshot(out) == {"a": b"third a"} and leftovers(tmp_path) == []
 
 
+def test_an_empty_folder_is_filled_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "out[1]"
+    out.mkdir()
+    out.chmod(0o750)
+    (tmp_path / ".out[1].new-abc123").mkdir()  # left by a killed run
+    inode = out.stat().st_ino
+    monkeypatch.chdir(out)  # batch --out . in an empty folder: the shell stays where it was
+    with published_folder(Path("."), ("a",)) as fresh:
+        (fresh / "a").write_text("new")
+    assert out.stat().st_ino == inode and snapshot(out) == {"a": b"new"}
+    assert leftovers(tmp_path) == [] and out.stat().st_mode & 0o777 == 0o750
+    with published_folder(Path("."), ("a",)) as fresh:  # now a set to keep whole: swapped
+        (fresh / "a").write_text("newer")
+    assert (out / "a").read_text() == "newer" and out.stat().st_mode & 0o777 == 0o750
+
+
 def test_a_folder_with_other_files_is_not_replaced(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
