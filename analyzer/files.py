@@ -51,7 +51,7 @@ def encode_text(text: str, path: str | Path) -> bytes:
 
 
 def write_text_atomic(path: str | Path, text: str, *, inputs: Iterable[str | Path] = ()) -> Path:
-    """Write ``text`` as UTF-8 (``\\n`` line ends) to ``path`` at once; see ``write_bytes_atomic``."""
+    """Write ``text`` as UTF-8 to ``path`` at once; see ``write_bytes_atomic``."""
     return write_bytes_atomic(path, encode_text(text, path), inputs=inputs)
 
 
@@ -59,9 +59,9 @@ def write_bytes_atomic(path: str | Path, data: bytes, *, inputs: Iterable[str | 
     """Write ``data`` to ``path`` through a temporary file in its folder and one rename.
 
     A missing folder is made; a path that is not a regular file (``/dev/stdout``, a FIFO) is
-    written to directly, not replaced. The file keeps the permissions of the one it replaces (new files
-    get the usual ones); a symlink is written through, to the file it points at. Refuses (before
-    writing) when ``path`` is one of ``inputs``. Returns ``path``.
+    written to directly, not replaced. The file keeps the permissions of the one it replaces
+    (new files get the usual ones); a symlink is written through, to the file it points at.
+    Refuses (before writing) when ``path`` is one of ``inputs``. Returns ``path``.
     """
     check_not_input([path], inputs)
     given = Path(path)
@@ -219,8 +219,8 @@ def _publish(fresh: Path, final: Path) -> None:
         os.rename(fresh, final)
         return
     if not any(final.iterdir()):
-        # No earlier set to keep whole (and the folder may be where a shell stands, or a mount
-        # point): the files move in, the folder stays.
+        # No earlier set to keep whole, and the folder may be where a shell stands: the files
+        # move in, the folder stays.
         for path in sorted(fresh.iterdir()):
             os.rename(path, final / path.name)
         return
