@@ -276,16 +276,18 @@ def test_format_in_place_on_a_full_disk_keeps_the_record(record: Path, monkeypat
     assert run("format", str(record), "--in-place")[0] == 0 and record.read_bytes() == before
 
 
-def test_report_on_a_full_disk_keeps_the_previous_report(
+def test_report_and_replay_on_a_full_disk_keep_the_previous_pages(
     record: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "reports"
     assert run("report", str(record), "--out", str(out), "--no-odds")[0] == 0
+    assert run("replay", str(record), "--out", str(out), "--no-odds")[0] == 0
     before = snapshot(out)
-    assert sorted(before) == ["game-known.svg", "game-score.svg", "game.html", "game.md"]
+    assert sorted(before) == ["game-known.svg", "game-replay.html", "game-score.svg", "game.html", "game.md"]
     monkeypatch.setattr(files, "_fill", full_disk(1000))
-    code, _, err = run("report", str(record), "--out", str(out), "--no-odds")
-    assert code == 2 and err.endswith(": cannot write: no space left on device\n") and "Traceback" not in err
+    for command in ("report", "replay"):
+        code, _, err = run(command, str(record), "--out", str(out), "--no-odds")
+        assert code == 2 and err.endswith(": cannot write: no space left on device\n") and "Traceback" not in err
     assert snapshot(out) == before and leftovers(out) == []
 
 
