@@ -334,11 +334,32 @@ def test_writers_survive_text_no_file_can_hold(record: Path, tmp_path: Path, mon
     code, out, err = run("show", str(record))
     assert code == 0 and "\\ud800 lone" in out and err == ""
     code, out, err = run("format", str(record))
-    assert (code, out) == (2, "") and err.startswith(f"{record}: not written: line 1 of the output would hold U+D800")
-    code, out, err = run("convert", str(record), "--to", "json")  # JSON can say it: as an escape
-    assert code == 0 and json.loads(out)["info"]["Title"] == "\ud800 lone"
+    assert (code, out) == (2, "") and err.startswith(f"{record}: not written: ") and "Traceback" not in err
+    code, out, err = run("convert", str(record), "--to", "json")  # JSON can say it, as an escape
+    if code == 0:
+        assert json.loads(out)["info"]["Title"] == "\ud800 lone"
+    else:  # or the JSON reader refuses it: then it is not written either
+        assert (code, out) == (2, "") and err.startswith(f"{record}: not written: ")
     code, out, err = run("report", str(record), "--out", str(tmp_path / "reports"), "--no-odds")
     assert code == 2 and "would hold U+D800" in err and not (tmp_path / "reports").exists()
+
+
+def test_a_record_is_written_only_in_a_form_that_reads_back(
+    record: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    as_json = tmp_path / "game.json"
+    assert run("convert", str(record), "--to", "json", "--out", str(as_json))[0] == 0
+    text = as_json.read_text(encoding="utf-8")
+    assert run("format", str(as_json), "--in-place")[0] == 0  # a JSON record stays JSON
+    assert as_json.read_text(encoding="utf-8") == text and run("format", str(as_json), "--check")[0] == 0
+    reading_with(monkeypatch, "two\nlines")
+    for form in ("fish", "json"):
+        target = tmp_path / f"out.{form}"
+        code, out, err = run("convert", str(record), "--to", form, "--out", str(target))
+        assert (code, out) == (2, "") and err.startswith(f"{record}: not written: its {form} form would not read back")
+        assert not target.exists()
+    code, out, err = run("format", str(record), "--in-place")
+    assert code == 2 and "would not read back" in err
 
 
 def test_record_text_is_never_markup(tmp_path: Path) -> None:
