@@ -24,6 +24,8 @@ from typing import Any
 
 import polars as pl
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from analyzer import batch, files
@@ -394,6 +396,60 @@ def test_errors_quoting_a_record_show_its_control_characters(tmp_path: Path) -> 
     path.write_text("Teams: Anna Ben Cara vs Dev Eli Fay\n\n1. Anna asks Ben for 7S: no\n", encoding="utf-8")
     code, _, err = run("validate", str(path))
     assert code == 1 and "bad\\x1b[2J.fish:3:" in err and "\x1b" not in err
+
+
+# Text no reader should let through, and text a terminal or a markup parser would act on.
+NASTY = st.lists(
+    st.one_of(
+        st.characters(codec="utf-8"),
+        st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF),  # lone surrogates
+        st.characters(max_codepoint=0x9F, categories=["Cc"]),  # C0 and C1 controls, ESC
+        st.sampled_from(["[", "]", "[/]", "[bold]", "[link=https://x]", ":fire:", "\u202e", "\\", "|", "<b>"]),
+    ),
+    min_size=1,
+    max_size=8,
+).map("".join)
+
+
+@pytest.fixture(scope="module")
+def short(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("short") / "short.fish"
+    path.write_text(SHORT_RECORD, encoding="utf-8")
+    return path
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(title=NASTY, comment=NASTY)
+def test_no_text_in_a_record_crashes_a_writer(short: Path, title: str, comment: str) -> None:
+    writers_survive(short, title, comment)
+
+
+@pytest.mark.slow
+@settings(max_examples=500, deadline=None, suppress_health_check=list(HealthCheck))
+@given(title=NASTY, comment=NASTY)
+def test_no_text_in_a_record_crashes_a_writer_long(short: Path, title: str, comment: str) -> None:
+    writers_survive(short, title, comment)
+
+
+def writers_survive(short: Path, title: str, comment: str) -> None:
+    """Whatever text a record's title and comments hold, every writer shows it, writes it, or
+    refuses it with ``FILE: message``: never a traceback, never a control character on screen."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        reading_with(monkeypatch, title, comment)
+        code, out, err = run("show", str(short))
+        assert code == 0, err
+        assert not any(c in out for c in "\x1b\x07\x9b\x00") and not any("\ud800" <= c <= "\udfff" for c in out)
+        for args in (["format"], ["convert", "--to", "json"], ["analyze", "--json"]):
+            code, out, err = run(*args, str(short))
+            assert code in (0, 2) and "Traceback" not in err, (args, err)
+            if code == 2:
+                assert err.startswith(f"{short}: not written: "), (args, err)
+            else:
+                out.encode("utf-8")
+        monkeypatch.setattr(batch, "load_record", common.load_record)
+        outcome = analyze_file(str(short))
+        rows = [outcome.failure] if outcome.failure else [outcome.game]
+        pl.DataFrame(rows).write_parquet(io.BytesIO())  # the tables can hold whatever comes back
 
 
 # ---------------------------------------------------------------- batch
