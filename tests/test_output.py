@@ -626,11 +626,12 @@ def test_ctrl_c_while_the_command_loads_is_one_line() -> None:
 
 
 def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started, and theirs (workers may come from a fork server)."""
     try:
         text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
     except OSError:
         return []
-    return [int(c) for c in text.split()]
+    return [d for c in text.split() for d in (int(c), *_children(int(c)))]
 
 
 def _gone(pid: int) -> bool:
@@ -663,9 +664,9 @@ def test_ctrl_c_stops_a_batch_at_once_and_leaves_the_previous_set(big_folder: Pa
     deadline = time.monotonic() + 60
     while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
+    time.sleep(0.5)  # into the analysis
     workers = _children(proc.pid)
     assert len(workers) >= 2, "the workers never started"
-    time.sleep(0.5)  # into the analysis
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
@@ -673,7 +674,9 @@ def test_ctrl_c_stops_a_batch_at_once_and_leaves_the_previous_set(big_folder: Pa
     assert (proc.returncode, stdout, stderr) == (130, "", "interrupted\n")
     assert took < 5, f"took {took:.1f} s to stop"
     assert snapshot(out) == before and leftovers(tmp_path) == []
-    time.sleep(0.2)
+    deadline = time.monotonic() + 5
+    while not all(_gone(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert all(_gone(pid) for pid in workers), "a worker outlived the batch"
 
 
