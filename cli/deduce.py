@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
 from rich.table import Table as RichTable
 from rich.text import Text
 
@@ -16,7 +15,6 @@ from analyzer.contracts import analysis_dict, player_summary, state_dict
 from analyzer.errors import UsageError
 from analyzer.explain import LACKS, Explainer, Explanation
 from analyzer.knowledge import PUBLIC, Position, ViewTracker
-from analyzer.odds import card_odds
 from analyzer.replay import Game
 from analyzer.tactics import claimable, exact_text, odds_text
 
@@ -25,11 +23,14 @@ from .common import (
     AT_HELP,
     JSON_HELP,
     WORKERS,
+    LenientOpt,
     check_at,
     check_view,
+    counting_odds,
     handles_errors,
     load_game,
     out,
+    plain,
     print_json,
     team_style,
 )
@@ -47,9 +48,9 @@ def register(app: typer.Typer) -> None:
     app.command("analyze")(analyze_cmd)
 
 
-def view_at(path: Path, at: int | None, view: str) -> tuple[Game, str, int, Position, Holders]:
+def view_at(path: Path, at: int | None, view: str, lenient: bool) -> tuple[Game, str, int, Position, Holders]:
     """Load, check the options, and solve one view at one step."""
-    game = load_game(path)
+    game = load_game(path, lenient)
     n = check_at(game, at)
     name = check_view(game, view)
     pos, holders = solve_position(ViewTracker(game, name), n)
@@ -57,9 +58,11 @@ def view_at(path: Path, at: int | None, view: str) -> tuple[Game, str, int, Posi
 
 
 @handles_errors
-def state(path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False) -> None:
+def state(
+    path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False, lenient: LenientOpt = False
+) -> None:
     """Every card in play: who can hold it (known, possible, impossible), in one view at one step."""
-    game, name, n, _, holders = view_at(path, at, view)
+    game, name, n, _, holders = view_at(path, at, view, lenient)
     if json_out:
         print_json(state_dict(game, holders, name, n))
         return
@@ -79,7 +82,7 @@ def render_grid(game: Game, holders: Holders, view: str, n: int) -> None:
     step = game.step(n)
     players = record.players
     who = "the public" if view == PUBLIC else view
-    out.print(f"[bold]After event {n}, as {who} sees it[/bold]   ● known  ○ possible  · impossible")
+    out.print(f"[bold]After event {n}, as {plain(who)} sees it[/bold]   ● known  ○ possible  · impossible")
     grid = RichTable(box=None, header_style="bold", pad_edge=False)
     grid.add_column("book")
     grid.add_column("card")
@@ -90,7 +93,7 @@ def render_grid(game: Game, holders: Holders, view: str, n: int) -> None:
         for c in book.cards:
             if c not in holders:
                 continue
-            grid.add_row(book.name if first else "", c.pretty, *(grid_mark(holders[c], p) for p in players))
+            grid.add_row(plain(book.name) if first else "", c.pretty, *(grid_mark(holders[c], p) for p in players))
             first = False
     counts = ["", "cards"] + [str(step.counts[p]) for p in players]
     known = ["", "known"] + [str(len(player_summary(record, step, holders, p)["known"])) for p in players]
@@ -98,7 +101,7 @@ def render_grid(game: Game, holders: Holders, view: str, n: int) -> None:
     grid.add_row(*known, style="dim")
     out.print(grid)
     for found in claimable(game, holders, view):
-        out.print(f"[green]claimable by team {found.team}[/green]: {found.declaration()}")
+        out.print(f"[green]claimable by team {found.team}[/green]: {plain(found.declaration())}")
 
 
 def parse_card_arg(text: str, game: Game) -> Card:
@@ -124,9 +127,10 @@ def who_has(
     view: AsOpt = PUBLIC,
     json_out: JsonOpt = False,
     witness: WitnessOpt = False,
+    lenient: LenientOpt = False,
 ) -> None:
     """Who can have a card: the holders, and why every other player is ruled out (or why the holder is known)."""
-    game, name, n, pos, holders = view_at(path, at, view)
+    game, name, n, pos, holders = view_at(path, at, view, lenient)
     card = parse_card_arg(card_text, game)
     claimed = next((r for r in game.step(n).books.values() if card in r.book.cards), None)
     if claimed is not None:
@@ -136,12 +140,15 @@ def who_has(
                 {"at": n, "as": name, "card": card.code, "holders": [], "known": False, "claimed": claimed.event}
             )
         else:
-            out.print(msg)
+            out.print(plain(msg))
         return
     h = holders[card]
     explainer = Explainer(ViewTracker(game, name), n)
     why = explainer.card(card)
     deals = {p: explainer.witness(card, p) for p in h} if witness and len(h) > 1 else {}
+    counting_odds()
+    from analyzer.odds import card_odds
+
     share = card_odds(pos).cards[card]
     if json_out:
         data: dict[str, Any] = {
@@ -160,15 +167,15 @@ def who_has(
         return
     who = "the public" if name == PUBLIC else name
     if len(h) == 1:
-        where = f"[bold green]{escape(h[0])}[/bold green]"
-        out.print(f"[bold]{card.pretty}[/bold] is with {where} (known, after event {n}, as {escape(who)} sees it)")
+        where = f"[bold green]{plain(h[0])}[/bold green]"
+        out.print(f"[bold]{card.pretty}[/bold] is with {where} (known, after event {n}, as {plain(who)} sees it)")
         out.print(Text(f"  why {h[0]}: {why[h[0]].text}"))
     else:
-        out.print(f"[bold]{card.pretty}[/bold] can be with (after event {n}, as {escape(who)} sees it):")
+        out.print(f"[bold]{card.pretty}[/bold] can be with (after event {n}, as {plain(who)} sees it):")
         width = max(len(p) for p in h)  # the odds in one column
         for p in h:
             short = f"  [dim]({odds_text(share[p])})[/dim]" if share[p].denominator < 1000 else ""
-            out.print(f"  [bold]{escape(p):<{width}}[/bold] {float(share[p]) * 100:5.1f}%{short}")
+            out.print(f"  [bold]{plain(p):<{width}}[/bold] {float(share[p]) * 100:5.1f}%{short}")
     if len(h) == 1:
         shared = [p for p, e in why.items() if p != h[0] and _only_elsewhere(e, why[h[0]])]
         if shared:
@@ -204,9 +211,10 @@ def hand(
     at: AtOpt = None,
     view: AsOpt = PUBLIC,
     json_out: JsonOpt = False,
+    lenient: LenientOpt = False,
 ) -> None:
     """A player's known and possible cards, by book."""
-    game, name, n, _, holders = view_at(path, at, view)
+    game, name, n, _, holders = view_at(path, at, view, lenient)
     who = game.record.table.resolve(player)
     if who is None:
         raise UsageError(f"'{player}' is not a player of this game", path=game.record.path)
@@ -222,8 +230,8 @@ def hand(
         return
     viewer = "the public" if name == PUBLIC else name
     out.print(
-        f"[bold]{who}[/bold] (team {summary['team']}) holds {summary['count']} cards after event {n}; "
-        f"as {viewer} sees it, {len(summary['known'])} are known"
+        f"[bold]{plain(who)}[/bold] (team {summary['team']}) holds {summary['count']} cards after event {n}; "
+        f"as {plain(viewer)} sees it, {len(summary['known'])} are known"
     )
     table = RichTable(box=None, header_style="bold")
     table.add_column("book")
@@ -231,7 +239,9 @@ def hand(
     table.add_column("possible", style="yellow")
     for book_name, cards in books.items():
         table.add_row(
-            book_name, " ".join(_pretty(c) for c in cards["known"]), " ".join(_pretty(c) for c in cards["possible"])
+            plain(book_name),
+            " ".join(_pretty(c) for c in cards["known"]),
+            " ".join(_pretty(c) for c in cards["possible"]),
         )
     out.print(table)
 
@@ -241,25 +251,24 @@ def _pretty(code: str) -> str:
 
 
 @handles_errors
-def analyze_cmd(path: RecordArg, json_out: JsonOpt = False) -> None:
+def analyze_cmd(path: RecordArg, json_out: JsonOpt = False, lenient: LenientOpt = False) -> None:
     """The whole game at once: every step in every view (public and each Hand), claims, threats, mistakes."""
-    game = load_game(path)
-    result = analyze(game, workers=WORKERS)
+    game = load_game(path, lenient)
+    result = analyze(game, upto=game.trusted_until, workers=WORKERS)
     data = analysis_dict(result)
     if json_out:
         print_json(data)
         return
     a, b = data["score"]
-    out.print(
-        f"[bold]{game.record.info.get('Title', game.record.name)}[/bold]: {len(game.events)} events, score {a}–{b}"
-    )
-    out.print(f"views: {', '.join(data['views'])}")
+    title = plain(game.record.info.get("Title", game.record.name))
+    out.print(f"[bold]{title}[/bold]: {len(game.events)} events, score {a}–{b}")
+    out.print(f"views: {plain(', '.join(data['views']))}")
     known = RichTable(box=None, header_style="bold", title="cards known (one holder) after the last event")
     known.add_column("view")
     known.add_column("known", justify="right")
     known.add_column("in play", justify="right")
     for v in data["views"]:
         cards = data["steps"][-1]["views"][v]["cards"]
-        known.add_row(v, str(sum(1 for h in cards.values() if len(h) == 1)), str(len(cards)))
+        known.add_row(plain(v), str(sum(1 for h in cards.values() if len(h) == 1)), str(len(cards)))
     out.print(known)
     out.print(f"{len(data['mistakes'])} mistakes (see `halfsuit mistakes`)")
