@@ -910,7 +910,7 @@ class Explainer:
 
 
 def explain_contradiction(tracker: ViewTracker, at: int) -> Explanation:
-    """Facts of the view after ``at`` events that cannot all be true (none can be left out).
+    """Facts of the view after ``at`` events that cannot all be true (leaving out any one, they can).
 
     Raises Contradiction when the record contradicts itself directly (a ``no`` from a player who
     held the card, ...): that error names the events already.
@@ -921,7 +921,16 @@ def explain_contradiction(tracker: ViewTracker, at: int) -> Explanation:
     if _fits(players, cards, [f.statement for f in facts]) is not None:
         raise ValueError(f"the facts after event {at} fit a deal")
     kept = list(facts)
-    for f in facts:
+    named = {f.statement.player for f in facts if f.statement.kind != COUNT}
+
+    # Hand sizes of players no other fact names go first: the others' sizes imply them anyway.
+    def rank(f: Fact) -> int:
+        if f.statement.kind != COUNT:
+            return 1
+        return 2 if f.statement.player in named else 0
+
+    order = sorted(facts, key=rank)
+    for f in order:
         rest = [g for g in kept if g is not f]
         if _fits(players, cards, [g.statement for g in rest]) is None:
             kept = rest
@@ -933,7 +942,6 @@ def explain_contradiction(tracker: ViewTracker, at: int) -> Explanation:
     lines = [_fact_sentence(f, tracker.record) for f in kept]
     lines += [_step_sentence(s, steps) for s in steps]
     text = " ".join(f"{i}. {s}" for i, s in enumerate(lines, start=1))
-    text += " These cannot all be true: no deal fits them."
     return Explanation(None, tuple(kept), tuple(steps), text)
 
 
@@ -1041,10 +1049,9 @@ def _explanation(conclusion: Statement, facts: list[Fact], steps: list[Step], re
     told: set[str] = set()
     by_id = {f.id: f for f in facts}
     for st in steps:
-        for x in st.premises:
-            if x in fact_ids and x not in told:
-                told.add(x)
-                order.append(by_id[x])
+        fresh = [by_id[x] for x in st.premises if x in fact_ids and x not in told]
+        told.update(f.id for f in fresh)
+        order.extend(sorted(fresh, key=lambda f: f.source.event or 0))
     order = [f for f in facts if f.id not in told] + order
     rename = {f.id: f"f{i}" for i, f in enumerate(order, start=1)}
     rename.update({st.id: f"s{i}" for i, st in enumerate(steps, start=1)})
@@ -1060,10 +1067,9 @@ def _explanation(conclusion: Statement, facts: list[Fact], steps: list[Step], re
     last = new_steps[-1] if new_steps else None
     gathered: dict[str, list[Card]] = {}
     for st in new_steps:
-        for x in st.premises:
-            if x in fact_of and x not in said:
-                said.add(x)
-                lines.append(_fact_sentence(fact_of[x], record))
+        for f in sorted((fact_of[x] for x in st.premises if x in fact_of and x not in said), key=lambda f: f.id):
+            said.add(f.id)
+            lines.append(_fact_sentence(f, record))
         if st.rule == "elsewhere" and st is not last:
             c = st.conclusion.card
             assert c is not None

@@ -246,3 +246,66 @@ def test_simulated_games_sweep(seed: int) -> None:
     for view in hand_views(game):
         for at in range(rng.randrange(4), len(game.events) + 1, 4):
             check_all(game, view, at)
+
+
+# ------------------------------------------------------------ the other commands, and contradictions
+
+
+def test_hand_state_and_claims_explain_known_cards() -> None:
+    lockout = str(SAMPLES / "lockout.fish")
+    hand = json.loads(runner.invoke(app, ["hand", "Eli", lockout, "--at", "11", "--explain", "--json"]).output)
+    assert set(hand["explanations"]) == set(hand["known"]) == {"3S", "5S", "6S", "7S"}
+    assert hand["explanations"]["7S"]["steps"][-1]["rule"] == "one-left"
+    state = runner.invoke(app, ["state", lockout, "--at", "11", "--explain", "2S,7S"])
+    assert state.exit_code == 0 and "Why, for 2♠" in state.output and "Why, for 7♠" in state.output
+    data = json.loads(runner.invoke(app, ["state", lockout, "--at", "11", "--explain", "2S", "--json"]).output)
+    assert data["explanations"]["2S"]["Anna"]["steps"][-1]["rule"] == "last-holder"
+    six = str(SAMPLES / "six-and-seven.fish")
+    claims = json.loads(runner.invoke(app, ["claims", six, "--at", "8", "--as", "Anna", "--json"]).output)
+    (book,) = claims["claimable"]
+    assert set(book["why"]) == set(book["holders"])
+    assert [f["source"] for f in book["why"]["7C"]["facts"]] == [{"event": 5, "line": 16}]
+    text = runner.invoke(app, ["claims", six, "--at", "8", "--as", "Anna"]).output
+    assert "7♣ (Cara): 1. Cara asked for 6♣ at event 5" in text
+
+
+OVERFULL = """Title: Anna asks for seven books holding six cards
+Rules: literature
+Deck: standard
+Teams: Anna Ben Cara Gus vs Dev Eli Fay Hal
+
+1. Anna asks Dev for 2S: no
+2. Dev asks Anna for 3S: no
+3. Anna asks Dev for 9S: no
+4. Dev asks Anna for 10S: no
+5. Anna asks Dev for 2H: no
+6. Dev asks Anna for 3H: no
+7. Anna asks Dev for 9H: no
+8. Dev asks Anna for 10H: no
+9. Anna asks Dev for 2D: no
+10. Dev asks Anna for 3D: no
+11. Anna asks Dev for 2C: no
+12. Dev asks Anna for 10D: no
+13. Anna asks Dev for 9D: no
+"""
+
+
+def test_a_contradiction_is_explained_by_facts_that_cannot_all_hold(tmp_path: Path) -> None:
+    path = tmp_path / "overfull.fish"
+    path.write_text(OVERFULL)
+    result = runner.invoke(app, ["state", str(path)])
+    assert result.exit_code == 1
+    assert "after event 13" in result.output and "cannot all be true" in result.output
+    game = game_of(path)
+    from analyzer.analysis import first_unfit
+
+    error = first_unfit(ViewTracker(game, PUBLIC), 13)
+    assert error.event == 13 and error.explanation is not None
+    facts = [f.to_dict() for f in error.explanation.facts]
+    assert sorted(f["kind"] for f in facts) == ["count"] + ["holds-one-of"] * 7
+    checker = Checker(game.record, PUBLIC, 13)
+    assert all(checker.fact_error(f) is None for f in facts)
+    statements = [{k: v for k, v in f.items() if k not in ("id", "source")} for f in facts]
+    assert not checker.feasible(statements)
+    for i in range(len(statements)):
+        assert checker.feasible(statements[:i] + statements[i + 1 :])
