@@ -273,8 +273,10 @@ def event_inline(game: Game, event: Event) -> tuple[Inline, ...]:
         return (who(game, event.player), " passes to ", who(game, event.to))
     text: tuple[Inline, ...] = (who(game, event.claimant), f" claims {event.book.pretty}: ")
     text += _holding(game, event.said)
-    if not event.correct:
-        text += (styled("muted", "; actually "), *_holding(game, event.actual or ()))
+    if event.actual is not None:
+        text += (styled("muted", "; actually "), *_holding(game, event.actual))
+    elif event.short:
+        text += (styled("muted", "; the split was not written down"),)
     return text
 
 

@@ -309,7 +309,7 @@ def _fitting_deal(
     broken = _violated(pos, deal)
     if broken is None:
         return deal
-    for c in sorted(broken.cards, key=pos.in_play.index):
+    for c in sorted(broken.cards, key=pos.deck.cards.index):
         narrowed = {**allowed, c: tuple(p for p in allowed[c] if p != broken.player)}
         if not narrowed[c]:
             continue
