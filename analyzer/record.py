@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .cards import Book, Card, Deck, DeckKind, deck_kind, parse_card
 from .errors import Contradiction, RecordSyntaxError
+from .files import write_text_atomic
 from .rules import HOUSE_ORDER, GameRules, HouseRule, RuleSet, Table, deal_sizes
 
 INFO_KEYS = ("Title", "Event", "Site", "Date", "Notes")
@@ -30,6 +31,7 @@ class Ask:
     yes: bool
     line: int = 0
     comment: str | None = None
+    number: int | None = None  # the move number written on the line, None when it has none
 
 
 Holding = tuple[tuple[str, tuple[Card, ...]], ...]
@@ -48,6 +50,7 @@ class Claim:
     actual: Holding | None = None
     line: int = 0
     comment: str | None = None
+    number: int | None = None  # the move number written on the line, None when it has none
     to_team: int | None = None  # a short wrong claim: the team the record says scored it
     forfeited: bool = False  # a short wrong claim the record says nobody scored
 
@@ -74,6 +77,7 @@ class Pass:
     to: str
     line: int = 0
     comment: str | None = None
+    number: int | None = None  # the move number written on the line, None when it has none
 
 
 Event = Ask | Claim | Pass
@@ -337,21 +341,22 @@ class _Reader:
             text = text[number.end() :]
         # Columns are 1-based in the raw line: leading blanks, the move number, then the match.
         base = len(raw) - len(raw.lstrip()) + (number.end() if number else 0) + 1
+        written = int(number[0].rstrip().rstrip(".")) if number else None
         m = _ASK_RE.match(text)
         if m:
             asker = self._player(n, m["asker"], base + m.start("asker"))
             target = self._player(n, m["target"], base + m.start("target"))
             card = self._card(n, m["card"], base + m.start("card"))
-            return Ask(asker, target, card, m["answer"].lower() == "yes", n, comment)
+            return Ask(asker, target, card, m["answer"].lower() == "yes", n, comment, written)
         m = _PASS_RE.match(text)
         if m:
-            return Pass(self._player(n, m["player"]), self._player(n, m["to"]), n, comment)
+            return Pass(self._player(n, m["player"]), self._player(n, m["to"]), n, comment, written)
         m = _CLAIM_RE.match(text)
         if m:
-            return self._claim(n, m, comment)
+            return self._claim(n, m, comment, written)
         raise self.error(n, _why_garbled(text), "garbled")
 
-    def _claim(self, n: int, m: re.Match[str], comment: str | None) -> Claim:
+    def _claim(self, n: int, m: re.Match[str], comment: str | None, written: int | None) -> Claim:
         claimant = self._player(n, m["claimant"])
         try:
             book = self.deck.book(m["book"])
@@ -363,24 +368,24 @@ class _Reader:
         if verdict == "correct":
             if actual_text is not None or award is not None:
                 raise self.error(n, "a correct claim ends at ': correct'", "claim")
-            return Claim(claimant, book, said, True, None, n, comment)
+            return Claim(claimant, book, said, True, None, n, comment, written)
         if actual_text is not None:
             if award is not None:
                 raise self.error(
                     n, "with the actual holders, who scores follows from the rules: drop ', " + award + "'", "claim"
                 )
-            return Claim(claimant, book, said, False, self._holding(n, actual_text), n, comment)
+            return Claim(claimant, book, said, False, self._holding(n, actual_text), n, comment, written)
+        short = Claim(claimant, book, said, False, None, n, comment, written)
         if award is None:
-            return Claim(claimant, book, said, False, None, n, comment)
+            return short
         words = award.split()
         low = [w.lower() for w in words]
         if low == ["forfeited"]:
-            return Claim(claimant, book, said, False, None, n, comment, forfeited=True)
+            return replace(short, forfeited=True)
         if low[:2] == ["to", "team"] and len(words) == 3 and words[2] in ("1", "2"):
-            return Claim(claimant, book, said, False, None, n, comment, to_team=int(words[2]))
+            return replace(short, to_team=int(words[2]))
         if low[:2] == ["scored", "by"] and len(words) == 3:
-            scorer = self._player(n, words[2])
-            return Claim(claimant, book, said, False, None, n, comment, to_team=self.record.table.team_of(scorer))
+            return replace(short, to_team=self.record.table.team_of(self._player(n, words[2])))
         raise self.error(
             n, f"after ': wrong,' write 'to team 2', 'scored by NAME' or 'forfeited', not '{award}'", "claim"
         )
@@ -437,7 +442,7 @@ def _tokens(value: str, raw: str) -> Iterable[tuple[str, int]]:
 
 
 def dump(record: Record, path: str | Path) -> None:
-    Path(path).write_text(dumps(record), encoding="utf-8")
+    write_text_atomic(path, dumps(record))
 
 
 def dumps(record: Record) -> str:

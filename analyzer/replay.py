@@ -7,6 +7,7 @@ and the books won. With ``Hand`` lines the replay also checks the record against
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -91,12 +92,8 @@ class CardHistory:
 
     def holder_at(self, at: int, origin: str) -> str:
         """Where the card was after ``at`` events, given who was dealt it."""
-        holder = origin
-        for event, to in self.moves:
-            if event > at:
-                break
-            holder = to
-        return holder
+        k = bisect_right(self.moves, at, key=lambda move: move[0])  # moves are in event order
+        return self.moves[k - 1][1] if k else origin
 
 
 @dataclass

@@ -14,7 +14,6 @@ from fractions import Fraction
 from .analysis import Analysis, Holders, book_holders, forked_map
 from .cards import Book, Card
 from .knowledge import PUBLIC, Position, ViewTracker
-from .odds import card_odds, count_deals
 from .record import Ask, Claim
 from .replay import Game, Step
 from .rules import Outcome, can_claim
@@ -391,6 +390,8 @@ def quote_odds(analysis: Analysis, report: MistakeReport, workers: int = 1) -> M
 
 def _quote(game: Game, job: tuple[list[tuple[int, Mistake]], frozenset[str]]) -> list[tuple[int, Mistake]]:
     """Quote the odds of some mistakes (numbered, so the caller can put them back in order)."""
+    from .odds import card_odds  # numpy: loaded only where odds are counted
+
     numbered, judged = job
     trackers: dict[str, ViewTracker] = {}
 
@@ -420,6 +421,8 @@ def _quote(game: Game, job: tuple[list[tuple[int, Mistake]], frozenset[str]]) ->
 
 def claim_odds(pos: Position, claim: Claim) -> Fraction:
     """The odds, in a view, that a claim's declared holders are all right."""
+    from .odds import count_deals  # numpy: loaded only where odds are counted
+
     said = claim.said_map
     if any(pos.known.get(c, said.get(c)) != said.get(c) for c in claim.book.cards if c in pos.known):
         return Fraction(0)
