@@ -152,6 +152,15 @@ def loads(text: str, path: str | None = None) -> Record:
         raise
 
 
+def read_event(record: Record, text: str) -> Event | Comment | None:
+    """One line of a record's body (an event in any accepted spelling, or a ``#`` comment), read
+    against the record's players and deck as the reader reads it; None for a blank line. Errors
+    give the column in ``text`` and line 1."""
+    reader = _Reader(text, record.path)
+    reader.record, reader.deck = record, record.rules.deck
+    return reader._body_line(1, text)
+
+
 class _Reader:
     record: Record
     deck: Deck
