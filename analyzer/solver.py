@@ -41,6 +41,9 @@ class Solution:
 
     holders: dict[Card, tuple[str, ...]]
     witness: dict[Card, str]
+    # Who may have been dealt each never-shown card: in play, or out of play unseen (a wrong
+    # claim written without its split), which ``holders`` leaves out.
+    dealt: dict[Card, tuple[str, ...]]
 
 
 class NoFit(Contradiction):
@@ -288,7 +291,7 @@ def solve(pos: Position) -> Solution:
         possible, witness = _relaxed(pos, pos.allowed)
     known = pos.known
     holders = {c: (known[c],) if c in known else possible[c] for c in pos.in_play}
-    return Solution(holders, witness)
+    return Solution(holders, witness, {c: possible[c] for c in pos.allowed})
 
 
 def _violated(pos: Position, deal: dict[Card, str]) -> Requirement | None:

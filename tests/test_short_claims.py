@@ -13,6 +13,7 @@ import pytest
 from analyzer import record, record_json
 from analyzer.cards import DeckKind
 from analyzer.errors import RuleBreak
+from analyzer.hindsight import deal_in_hindsight
 from analyzer.knowledge import PUBLIC, position
 from analyzer.odds import count_deals
 from analyzer.record import Claim, Comment, Event, Record
@@ -149,3 +150,12 @@ def test_holders_and_counts_equal_the_oracle(variant: dict[str, object]) -> None
         if checked >= 10:
             break
     assert checked >= 4
+
+
+def test_the_deal_in_hindsight_leaves_them_open() -> None:
+    full = record.load(ROOT / "sample_logs" / "wrong-claim-opponent.fish")
+    full.hands.clear()
+    seven = next(c for c in full.rules.deck.cards if c.code == "7C")
+    assert deal_in_hindsight(replay(full)).dealt[seven] == ("Eli",)  # the actual split showed it
+    short = _shortened(full, lambda c: not c.correct)
+    assert deal_in_hindsight(replay(short)).dealt[seven] == ("Ben", "Eli")
