@@ -72,7 +72,8 @@ def _view_odds(game: Game, job: tuple[str, int]) -> list[Shares | None]:
 
 def percent(share: Fraction) -> int:
     """Whole percents as the grids show them; 0 stands for a possible holder under 1%."""
-    return int(share * 100 + Fraction(1, 2)) if share >= Fraction(1, 100) else 0
+    n, d = share.numerator, share.denominator
+    return (200 * n + d) // (2 * d) if 100 * n >= d else 0
 
 
 # ---------------------------------------------------------------- the embedded data

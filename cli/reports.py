@@ -45,28 +45,35 @@ def report_cmd(
     odds: Annotated[
         bool, typer.Option(help="Shade grids by exact odds, quote odds in mistakes, count bits per player.")
     ] = True,
+    replay: Annotated[
+        bool, typer.Option(help="Also write the game's replay page (<record>-replay.html) and link to it.")
+    ] = True,
 ) -> None:
-    """Write a post-game report: an HTML page and its Markdown twin with charts (SVG).
+    """Write a post-game report: an HTML page and its Markdown twin with charts (SVG), and a replay page.
 
     Prints the paths written. Exit 1 when the record breaks the rules or contradicts itself,
     2 when it cannot be read.
     """
+    from analyzer.replay_page import odds_table
+
     game = load_game(path)
     name = check_view(game, view)
-    # Solve the views in forked workers before polars and matplotlib are loaded (forking after
-    # they start their threads is not safe).
+    # Solve the views and count the odds in forked workers before polars and matplotlib are
+    # loaded (forking after they start their threads is not safe).
     analysis = analyze(game, upto=game.trusted_until, workers=WORKERS)
     found = mistakes(analysis)
     asks = None
+    tables = None
     if odds:
         try:
             found = quote_odds(analysis, found, workers=WORKERS)
             asks = ask_information(game, analysis.steps, workers=WORKERS)
+            tables = odds_table(game, list(analysis.views), analysis.steps, WORKERS)
         except TooLarge:
             odds = False  # a must-declare game too big to count: the report goes without odds
     from analyzer.report import write_report
 
-    files = write_report(game, out_dir, name, moments or None, analysis, odds, asks, found)
+    files = write_report(game, out_dir, name, moments or None, analysis, odds, asks, found, tables, replay)
     for written in files.paths:
         out.print(str(written))
 

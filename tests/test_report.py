@@ -75,7 +75,9 @@ def test_files_are_named_after_the_record_and_deterministic(tmp_path: Path) -> N
     game = replay(load(DATA / "markup.fish"))
     first = write_report(game, tmp_path / "a")
     second = write_report(replay(load(DATA / "markup.fish")), tmp_path / "b")
-    assert [p.name for p in first.paths] == ["markup.html", "markup.md", "markup-known.svg", "markup-score.svg"]
+    assert [p.name for p in first.paths] == [
+        "markup.html", "markup.md", "markup-known.svg", "markup-score.svg", "markup-replay.html",
+    ]  # fmt: skip
     for a, b in zip(first.paths, second.paths, strict=True):
         assert a.read_bytes() == b.read_bytes(), a.name
     md = first.markdown.read_text(encoding="utf-8")
@@ -273,7 +275,7 @@ def test_cli_report_writes_and_prints_the_paths(tmp_path: Path) -> None:
     result = runner.invoke(app, ["report", str(DATA / "markup.fish"), "--out", str(tmp_path), "--as", "anna"])
     assert result.exit_code == 0, result.output
     names = [Path(line).name for line in result.stdout.splitlines()]
-    assert names == ["markup.html", "markup.md", "markup-known.svg", "markup-score.svg"]
+    assert names == ["markup.html", "markup.md", "markup-known.svg", "markup-score.svg", "markup-replay.html"]
     assert "grids as Anna sees them" in (tmp_path / "markup.md").read_text(encoding="utf-8")
 
 
