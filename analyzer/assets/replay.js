@@ -45,10 +45,10 @@
 
   function who(p) { return el("span", "t" + D.teams[p], D.players[p]); }
 
-  function names(list) {
+  function names(list, last) {
     var span = el("span");
     list.forEach(function (p, i) {
-      if (i) { span.appendChild(document.createTextNode(i === list.length - 1 ? " or " : ", ")); }
+      if (i) { span.appendChild(document.createTextNode(i === list.length - 1 ? " " + (last || "or") + " " : ", ")); }
       span.appendChild(who(p));
     });
     return span;
@@ -203,12 +203,12 @@
     return out;
   }
 
-  function cardCode(c) {
-    var pretty = D.cards[c];
+  // Canonical codes (10H, RJ) of the cards, in the data's order, as the mistakes name them.
+  var CODES = D.cards.map(function (pretty) {
     var suits = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
     var last = pretty.slice(-1);
     return suits[last] ? pretty.slice(0, -1) + suits[last] : pretty;
-  }
+  });
 
   function drawGrid(s) {
     var table = $("grid");
@@ -251,7 +251,7 @@
       book.cards.forEach(function (c) {
         var classes = [];
         if (state.card === c) { classes.push("selected"); }
-        if (focus[cardCode(c)]) { classes.push("focus"); }
+        if (focus[CODES[c]]) { classes.push("focus"); }
         var row = el("tr", classes.join(" "));
         row.dataset.card = D.cards[c];
         row.dataset.index = String(c);
@@ -368,7 +368,7 @@
       var known = el("p", "", "What they could have known: ");
       codes.forEach(function (code, i) {
         if (i) { known.appendChild(document.createTextNode("; ")); }
-        var c = D.cards.map(cardCode).indexOf(code);
+        var c = CODES.indexOf(code);
         append(known, (c >= 0 ? D.cards[c] : code) + " ");
         known.appendChild(names(m.known[code].map(function (q) { return D.players.indexOf(q); })));
       });
@@ -472,7 +472,7 @@
     }
     step.lockouts.forEach(function (l) {
       var p = el("p", "bad", "Lockout on " + D.books[l[0]].pretty + ": ");
-      p.appendChild(names(l[1]));
+      p.appendChild(names(l[1], "and"));
       p.appendChild(document.createTextNode(" (both teams): whoever gets the turn first takes it."));
       node.appendChild(p);
     });
