@@ -301,6 +301,9 @@ tbody tr:hover { background: #f1f5f9; }
 th.r, td.r { text-align: right; }
 th.c, td.c { text-align: center; }
 tr.claim { background: #fffbeb !important; }
+tr.broken { background: #fef3c7 !important; }
+tr.untrusted td { color: var(--muted); }
+.tag.broken { background: #fde68a; color: #78350f; }
 tr.note td { color: var(--muted); font-style: italic; }
 tr.total td { font-weight: 600; border-top: 2px solid var(--line); }
 table.grid td, table.grid th { padding: .12rem .5rem; }

@@ -16,9 +16,10 @@ from fractions import Fraction
 from pathlib import Path
 
 from .analysis import Analysis, Holders, analyze
-from .cards import Card
+from .cards import Card, parse_card
 from .charts import known_chart, score_chart
 from .errors import UsageError
+from .files import check_not_input, encode_text, write_bytes_atomic
 from .game_text import actor, event_inline, kind_text, names, score_text, team_label, who
 from .information import AskInformation, PlayerInformation, ask_information, player_information
 from .knowledge import PUBLIC, ViewTracker, resolve_view
@@ -46,7 +47,17 @@ from .render import (
     styled,
 )
 from .replay import Game
-from .replay_page import OddsTable, Shares, odds_table, replay_link, write_replay
+from .replay_page import (
+    Explanations,
+    OddsTable,
+    Shares,
+    mistake_explanations,
+    odds_table,
+    replay_file,
+    replay_link,
+    view_tracker,
+    write_replay,
+)
 from .rules import Outcome, RuleSet
 from .stats import player_stats, rate_text
 from .tactics import KINDS, Mistake, MistakeReport, claimable, mistakes, quote_odds
@@ -87,6 +98,7 @@ class Report:
     blocks: tuple[Block, ...]
     charts: tuple[Chart, ...]
     found: MistakeReport
+    why: Explanations  # the explanations at each mistake, for the replay page too
 
     def html(self) -> str:
         return html_page(self.title, self.blocks)
@@ -116,23 +128,25 @@ def write_report(
     if analysis is None:
         analysis = analyze(game, upto=game.trusted_until)
     if odds and tables is None:
-        tables = odds_table(game, list(analysis.views), analysis.steps)
+        tables = odds_table(game, list(analysis.views), analysis.steps, worked_out=analysis.worked_out)
     report = build_report(game, view, moments, analysis, odds, asks, found, tables, replay)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    charts = tuple(_write(out / chart.file, chart.svg) for chart in report.charts)
-    html = _write(out / f"{report.stem}.html", report.html())
-    md = _write(out / f"{report.stem}.md", report.markdown())
-    page = None
+    files = ReportFiles(
+        out / f"{report.stem}.html",
+        out / f"{report.stem}.md",
+        tuple(out / chart.file for chart in report.charts),
+        out / replay_file(report.stem) if replay else None,
+    )
+    inputs = [game.record.path] if game.record.path else []
+    check_not_input(files.paths, inputs)
+    texts = (*(chart.svg for chart in report.charts), report.html(), report.markdown())
+    paths = (*files.charts, files.html, files.markdown)
+    pages = [encode_text(text, path) for path, text in zip(paths, texts, strict=True)]  # all or none
+    for path, data in zip(paths, pages, strict=True):
+        write_bytes_atomic(path, data, inputs=inputs)
     if replay:
-        page = write_replay(game, out, analysis, report.found, tables if odds else None, False, html.name).path
-    return ReportFiles(html, md, charts, page)
-
-
-def _write(path: Path, text: str) -> Path:
-    with path.open("w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    return path
+        write_replay(game, out, analysis, report.found, tables if odds else None, False, files.html.name, report.why)
+    return files
 
 
 def build_report(
@@ -189,23 +203,20 @@ def build_report(
     score_svg = _score_svg(game, analysis.steps)
     score = Chart(f"{stem}-score.svg", score_svg, "The score after each event")
     grids = Grids(game, analysis, tables, odds)
+    why = mistake_explanations(analysis, found)
     blocks: list[Block] = [
         Heading(1, (title,)),
         _subtitle(game, name),
         _banner(game),
-        *(
-            (Para((link(replay_link(stem, 0, name), "Step through the game on the replay page"), ".")),)
-            if replay
-            else ()
-        ),
-        Section("mistakes", "Mistakes: what to learn", _mistake_blocks(game, analysis, found, grids, replay)),
+        *((_replay_para(stem, name),) if replay else ()),
+        Section("mistakes", "Mistakes: what to learn", _mistake_blocks(game, analysis, found, grids, why, replay)),
         Section("game", "The game", _game_blocks(game, analysis)),
         Section("players", "Players", (_players_table(game, found, bits), *((BITS_NOTE,) if bits else ()))),
         Section("charts", "Charts", _chart_blocks(game, known, score)),
         Section("timeline", "Timeline", _timeline(game, found)),
         Section("cards", "Card locations", _grids(game, grids, name, steps)),
     ]
-    return Report(stem, title, tuple(blocks), (known, score), found)
+    return Report(stem, title, tuple(blocks), (known, score), found, why)
 
 
 def _replay_para(stem: str, view: str) -> Block:
@@ -404,6 +415,7 @@ def _timeline(game: Game, found: MistakeReport) -> tuple[Block, ...]:
     for k, m in enumerate(found.mistakes, start=1):
         by_event.setdefault(m.event, []).append((k, m))
     rows: list[Row] = []
+    broken = {v.event for v in game.violations}
     n = 0
     for item in game.record.body:
         if isinstance(item, Comment):
@@ -415,6 +427,11 @@ def _timeline(game: Game, found: MistakeReport) -> tuple[Block, ...]:
         if item.comment:
             text += (styled("muted", f"  # {item.comment}"),)
         result, cls = _result(game, item, n)
+        if n in broken:
+            result = (styled("tag broken", "rule break"), " ", *result)
+            cls = f"{cls} broken".strip()
+        elif n > game.trusted_until:
+            cls = f"{cls} untrusted".strip()
         a, b = game.step(n).score
         tags = joined(
             ((link(f"#{_mistake_id(k)}", _tag(m.kind)),) for k, m in by_event.get(n, [])),
@@ -433,7 +450,8 @@ def _timeline(game: Game, found: MistakeReport) -> tuple[Block, ...]:
     legend = Para(
         (
             "Every event, with the player whose turn it was. Claims are highlighted and show the "
-            "score after them; mistake tags link to their explanation.",
+            "score after them; mistake tags link to their explanation; events against the rules "
+            "(read leniently) are marked, and the events after the first are greyed: they are not analyzed.",
         )
     )
     return (legend, Table(head, tuple(rows), align="rlllcl", cls="timeline"))
@@ -523,7 +541,7 @@ class Grids:
         if self.tables is not None and view in self.tables:
             return self.tables[view][at]
         if view not in self._trackers:
-            self._trackers[view] = ViewTracker(self.game, view)
+            self._trackers[view] = view_tracker(self.game, view, self.analysis.worked_out)
         try:
             return card_odds(self._trackers[view].position(at)).cards
         except TooLarge:
@@ -582,7 +600,7 @@ def _grids(game: Game, grids: Grids, view: str, moments: list[int]) -> tuple[Blo
 
 
 def _mistake_blocks(
-    game: Game, analysis: Analysis, found: MistakeReport, grids: Grids, replay: bool
+    game: Game, analysis: Analysis, found: MistakeReport, grids: Grids, why: Explanations, replay: bool
 ) -> tuple[Block, ...]:
     """The mistakes first, one line each with its cost; then each with its grid and explanation."""
     blocks: list[Block] = []
@@ -616,7 +634,7 @@ def _mistake_blocks(
     blocks.append(Items(lines))
     blocks.append(_mistakes_by_player(game, found))
     for k, m in enumerate(found.mistakes, start=1):
-        blocks.extend(_mistake_detail(game, analysis, grids, k, m, replay))
+        blocks.extend(_mistake_detail(game, analysis, grids, why, k, m, replay))
     return tuple(blocks)
 
 
@@ -644,7 +662,7 @@ def _mistake_line(game: Game, analysis: Analysis, k: int, m: Mistake, replay: bo
 
 
 def _mistake_detail(
-    game: Game, analysis: Analysis, grids: Grids, k: int, m: Mistake, replay: bool
+    game: Game, analysis: Analysis, grids: Grids, why: Explanations, k: int, m: Mistake, replay: bool
 ) -> tuple[Block, ...]:
     """A mistake's heading, what the player could have known, its cost, grid and explanations."""
     at = min(m.event - 1, analysis.steps)
@@ -666,9 +684,30 @@ def _mistake_detail(
         blocks.append(Para((*where, ":")))
         blocks.append(grids.table(view, at, book.cards))
     texts = [e.text for e in getattr(m, "explanations", ())]  # worked out by hindsight, when given
-    if texts:
-        blocks.append(Details(("Why: the explanation",), tuple(Para((t,)) for t in texts)))
+    lines = [(t,) for t in texts] or _known_why(game, why.get(view, {}).get(at, {}), m)
+    if lines:
+        seen = "the public" if view == PUBLIC else view
+        summary = (f"Why: how {seen} could know it, from the record",)
+        blocks.append(Details(summary, (Items(tuple(lines)),)))
     return tuple(blocks)
+
+
+def _known_why(game: Game, why: dict[Card, dict[str, str]], m: Mistake) -> list[tuple[Inline, ...]]:
+    """The explanations behind what the player could have known: each known card's holder, the
+    player asked in a hopeless ask, and otherwise the players ruled out of an unsettled card."""
+    event = game.events[m.event - 1] if m.event <= len(game.events) else None
+    lines: list[tuple[Inline, ...]] = []
+    for code, holders in m.known.items():
+        card = parse_card(code)
+        texts = why.get(card, {})
+        if len(holders) == 1:
+            chosen = [holders[0]]
+        elif isinstance(event, Ask) and m.kind == "hopeless-ask":
+            chosen = [event.target]
+        else:
+            chosen = [p for p in game.record.players if p not in holders]
+        lines.extend((strong(card.pretty), f" — {texts[p]}") for p in chosen if p in texts)
+    return lines
 
 
 def _mistakes_by_player(game: Game, found: MistakeReport) -> Block:

@@ -21,6 +21,7 @@ from analyzer import record_json
 from analyzer.batch import BatchResult, run_batch
 from analyzer.errors import UsageError
 from analyzer.record import dumps, load, loads
+from analyzer.render import escape_md
 from analyzer.replay import replay
 from analyzer.report import Report, build_report, write_report
 from analyzer.simulate import simulate
@@ -111,7 +112,11 @@ def test_html_has_score_players_books_and_mistakes(g201: tuple[str, str]) -> Non
     assert 'id="event-116"' in html and 'href="#event-116"' in html
     assert "Every player has a Hand line" in html
     assert '<span class="card red">4♥</span>' in html
-    assert html.count("<details") == 8  # a grid before each of the 8 claims
+    cards = html.split('<section id="cards">')[1].split("</section>")[0]
+    assert cards.count("<details") == 8  # a grid before each of the 8 claims
+    found = html.split('<section id="mistakes">')[1].split("</section>")[0]
+    assert found.count("<h3") == 79 and found.count('<table class="grid">') == 79  # each with its book's grid
+    assert found.count("<details><summary>Why: how ") == 79  # and how the player could know
 
 
 def test_html_is_self_contained(g201: tuple[str, str]) -> None:
@@ -385,3 +390,26 @@ def test_page_renders_in_headless_chromium(record: str, tmp_path: Path) -> None:
     console = [line for line in done.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
     assert console == [], console
     assert "Refused to" not in done.stderr  # nothing the page asked for was blocked
+
+
+# ---------------------------------------------------------------- for teaching
+
+
+def test_report_opens_with_the_mistakes_each_with_its_grid_in_the_players_view() -> None:
+    game = replay(load(DATA / "shared" / "g201.fish"))
+    report = build_report(game, odds=False, replay=True)
+    md = report.markdown()
+    sections = re.findall(r"^## (.*?)<a id=", md, re.M)
+    assert sections[0] == "Mistakes: what to learn" and sections[1] == "The game"
+    assert "[Step through the game](g201-replay.html#0-public)" in md
+    lines = re.findall(r"^- \[(\d+)\.\]\(#mistake-\1\) .*$", md, re.M)
+    assert len(lines) == len(report.found.mistakes) == 79
+    for k, m in enumerate(report.found.mistakes, start=1):
+        line = next(x for x in md.splitlines() if x.startswith(f"- [{k}.](#mistake-{k}) "))
+        assert f"[event {m.event}](#event-{m.event})" in line and f"cost: {escape_md(m.cost)}" in line
+        assert f"[replay](g201-replay.html#{m.event - 1}-{m.player})" in line
+    first = report.found.mistakes[0]
+    detail = md.split('<a id="mistake-1"></a>')[1].split('<a id="mistake-2"></a>')[0]
+    assert f"in {first.player}'s own view" in detail
+    assert "| card | Anna | Dev | Ben | Eli | Cara | Fay |" in detail  # the grid, without a book column
+    assert f"**Why: how {first.player} could know it, from the record**" in detail

@@ -327,19 +327,31 @@
       ruled.appendChild(document.createTextNode("."));
       node.appendChild(ruled);
     }
-    var why = D.view[state.view].why;
-    var texts = why && why[state.step] && why[state.step][c];
+    var texts = whyOf(state.view, state.step, c);
     if (texts) {
-      var list = el("ul", "why-list");
-      Object.keys(texts).forEach(function (p) {
-        var li = el("li", "why");
-        li.appendChild(who(D.players.indexOf(p)));
-        li.appendChild(document.createTextNode(": "));
-        append(li, texts[p]);
-        list.appendChild(li);
-      });
-      node.appendChild(list);
+      node.appendChild(whyList(texts));
+    } else {
+      node.appendChild(el("p", "hint", "Why: the page carries the explanations at the steps of the mistakes."));
     }
+  }
+
+  // The explanations of a card (player -> text) at a step in a view, when the page carries them.
+  function whyOf(view, step, c) {
+    var why = D.view[view].why[String(step)];
+    return why ? why[String(c)] || null : null;
+  }
+
+  function whyList(texts) {
+    var list = el("ul", "why-list");
+    Object.keys(texts).forEach(function (p) {
+      var li = el("li", "why");
+      li.dataset.player = p;
+      li.appendChild(who(D.players.indexOf(p)));
+      li.appendChild(document.createTextNode(": "));
+      append(li, texts[p]);
+      list.appendChild(li);
+    });
+    return list;
   }
 
   function drawMistake() {
@@ -378,6 +390,15 @@
     if (m.explanations) {
       m.explanations.forEach(function (text) { node.appendChild(el("p", "why", text)); });
     }
+    codes.forEach(function (code) {
+      var c = CODES.indexOf(code);
+      var texts = c >= 0 ? whyOf(m.view, m.event - 1, c) : null;
+      if (!texts) { return; }
+      var fold = el("details", "why-card");
+      fold.appendChild(el("summary", "", "Why, for " + D.cards[c]));
+      fold.appendChild(whyList(texts));
+      node.appendChild(fold);
+    });
   }
 
   function drawPlayers(s) {
@@ -525,7 +546,8 @@
     slider.addEventListener("input", function () { go(Number(slider.value), state.view); });
     var select = $("view");
     D.views.forEach(function (v) {
-      var option = el("option", "", v === PUBLIC ? "public" : v);
+      var label = v === PUBLIC ? "public" : v + (D.hands[v] === "worked out" ? " (hand worked out)" : "");
+      var option = el("option", "", label);
       option.value = v;
       select.appendChild(option);
     });
