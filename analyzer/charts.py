@@ -147,3 +147,62 @@ def score_chart(name: str, scores: Sequence[tuple[int, int]], labels: tuple[str,
         ax.legend(loc="upper left", frameon=False, fontsize=9)
         _margins(fig, left=0.55, bottom=0.5, top=0.1)
     return svg_text(fig, name)
+
+
+# ---------------------------------------------------------------- batch summaries
+
+SERIES_COLOURS = ("#15803d", "#b91c1c", "#94a3b8", "#cbd5e1")  # won / lost / tied / unfinished, right / wrong
+
+
+def stacked_bars(
+    name: str,
+    labels: Sequence[str],
+    series: Mapping[str, Sequence[float]],
+    xlabel: str,
+    colours: Sequence[str] = SERIES_COLOURS,
+) -> str:
+    """Horizontal stacked bars, one row per label (top to bottom in the given order).
+
+    Rows of text on the left and a legend on top: readable at a phone's width.
+    """
+    fig = _figure(5.2, 0.34 * max(len(labels), 1) + 1.1)
+    with matplotlib.rc_context(_STYLE):
+        ax = fig.subplots()
+        rows = list(range(len(labels)))
+        left = [0.0] * len(labels)
+        for (label, values), colour in zip(series.items(), colours, strict=False):
+            ax.barh(rows, values, left=left, color=colour, label=label, height=0.62)
+            left = [a + b for a, b in zip(left, values, strict=True)]
+        ax.set_yticks(rows, [_short(t) for t in labels])
+        ax.invert_yaxis()
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
+        ax.grid(axis="x", color="#eef2f7", linewidth=0.6)
+        ax.set_axisbelow(True)
+        ax.set_xlabel(xlabel)
+        if len(series) > 1:
+            ax.legend(
+                loc="lower left", bbox_to_anchor=(0, 1.0), ncol=len(series), frameon=False, fontsize=9,
+                borderaxespad=0.2, handlelength=1.2,
+            )  # fmt: skip
+        longest = max((len(_short(t)) for t in labels), default=4)
+        _margins(fig, left=min(2.2, 0.25 + 0.075 * longest), bottom=0.5, top=0.4 if len(series) > 1 else 0.15)
+    return svg_text(fig, name)
+
+
+def _short(text: str, width: int = 28) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def histogram(name: str, values: Sequence[int], xlabel: str, ylabel: str) -> str:
+    """How many values fall in each of about a dozen equal ranges."""
+    fig = _figure(5.2, 2.4)
+    with matplotlib.rc_context(_STYLE):
+        ax = fig.subplots()
+        ax.hist(list(values), bins=min(12, max(1, len(set(values)))), color=PUBLIC_COLOUR, edgecolor="#ffffff")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
+        ax.grid(axis="y", color="#eef2f7", linewidth=0.6)
+        ax.set_axisbelow(True)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        _margins(fig, left=0.6, bottom=0.5, top=0.15)
+    return svg_text(fig, name)

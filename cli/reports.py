@@ -134,8 +134,11 @@ def batch_cmd(
         typer.Option("--workers", "-j", min=1, help="Worker processes (default: one per core)."),
     ] = None,
     lenient: LenientOpt = False,
+    reports: Annotated[
+        bool, typer.Option("--reports", help="Also write each game's report and replay page, linked from the summary.")
+    ] = False,
 ) -> None:
-    """Analyze every record in a folder: per-game and per-player tables and a summary page.
+    """Analyze every record in a folder: per-game and per-player tables and a summary page with charts.
 
     A record that fails, and an entry named like a record that is not a file (a dangling
     symlink, a FIFO, a folder), is listed with why, and the others still run. --out is replaced
@@ -158,7 +161,7 @@ def batch_cmd(
         def progress(done: int, total: int, name: str) -> None:
             bar.update(task, completed=done, total=total, description=f"analyzing {plain(name)}")
 
-        result = run_batch(folder, out_dir, workers, progress, lenient=lenient)
+        result = run_batch(folder, out_dir, workers, progress, lenient=lenient, reports=reports)
     for written in result.files:
         out.print(plain(written))
     for message in result.failures.get_column("message").to_list():

@@ -29,6 +29,7 @@ from cli.main import app
 
 TESTS = Path(__file__).resolve().parent
 DATA = TESTS / "data"
+SAMPLE_LOGS = TESTS.parent / "sample_logs"
 GOLDEN_DIR = TESTS / "golden"
 # golden file -> (record in tests/data, view of the grids). shared/g201.fish is a whole simulated
 # game with every hand; markup.fish is its start with two hands and markup in the title, an X-
@@ -324,6 +325,7 @@ def test_cli_batch_counts_failures_and_exits_0(records: Path, tmp_path: Path) ->
     assert [Path(p).name for p in result.stdout.splitlines()] == [
         "games.parquet", "games.csv", "players.parquet", "players.csv",
         "failures.parquet", "failures.csv", "summary.html", "summary.md",
+        "summary-wins.svg", "summary-claims.svg", "summary-mistakes.svg", "summary-length.svg",
     ]  # fmt: skip
     assert "3 of 5 records analyzed, 2 failed" in result.stderr
     assert "broken.fish:4: cannot read this ask" in result.stderr
@@ -413,3 +415,37 @@ def test_report_opens_with_the_mistakes_each_with_its_grid_in_the_players_view()
     assert f"in {first.player}'s own view" in detail
     assert "| card | Anna | Dev | Ben | Eli | Cara | Fay |" in detail  # the grid, without a book column
     assert f"**Why: how {first.player} could know it, from the record**" in detail
+
+
+def test_batch_summary_charts_and_links_every_game_to_its_report_and_replay_page(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("lockout.fish", "six-and-seven.fish"):
+        shutil.copy(SAMPLE_LOGS / name, folder / name)
+    (folder / "broken.fish").write_text(BROKEN, encoding="utf-8")
+    result = runner.invoke(app, ["batch", str(folder), "--out", str(tmp_path / "out"), "-j", "1", "--reports"])
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "out"
+    printed = [Path(p).relative_to(out).as_posix() for p in result.stdout.splitlines()]
+    for name in ("lockout", "six-and-seven"):
+        assert f"games/{name}.fish/{name}.html" in printed and f"games/{name}.fish/{name}-replay.html" in printed
+    html = (out / "summary.html").read_text(encoding="utf-8")
+    assert html.count("<svg") == 4 and "<script" not in html
+    targets = re.findall(r'href="([^"#]+)"', html)
+    assert sorted(targets) == sorted(
+        [
+            *(f"games/{n}.fish/{n}{page}.html" for n in ("lockout", "six-and-seven") for page in ("", "-replay")),
+            *(f"{t}.{ext}" for t in ("games", "players", "failures") for ext in ("parquet", "csv")),
+        ]
+    )
+    assert all((out / target).is_file() for target in targets)
+    md = (out / "summary.md").read_text(encoding="utf-8")
+    for chart in ("wins", "claims", "mistakes", "length"):
+        assert f"](summary-{chart}.svg)" in md and (out / f"summary-{chart}.svg").is_file()
+    assert "[report](games/lockout.fish/lockout.html) · [replay](games/lockout.fish/lockout-replay.html)" in md
+    report = (out / "games" / "lockout.fish" / "lockout.html").read_text(encoding="utf-8")
+    assert 'href="lockout-replay.html#0-public"' in report
+    # a later run without --reports replaces the whole folder, the games' pages included
+    again = runner.invoke(app, ["batch", str(folder), "--out", str(out), "-j", "1"])
+    assert again.exit_code == 0, again.output
+    assert not (out / "games").exists() and "[report]" not in (out / "summary.md").read_text(encoding="utf-8")
