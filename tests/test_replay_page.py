@@ -24,9 +24,10 @@ from typer.testing import CliRunner
 
 from analyzer.analysis import Analysis, analyze
 from analyzer.cards import Card, parse_card
+from analyzer.explain import Explainer
 from analyzer.knowledge import PUBLIC, ViewTracker
 from analyzer.odds import card_odds
-from analyzer.record import load
+from analyzer.record import load, loads
 from analyzer.replay import Game, replay
 from analyzer.replay_page import percent, replay_data, replay_html, write_replay
 from analyzer.tactics import claimable, lockouts, mistakes, threats
@@ -146,6 +147,18 @@ def test_a_record_with_two_hands_has_those_views_only_and_odds_can_be_left_out(t
     assert page.data["views"] == ["public", "Anna", "Dev"]
     assert all(page.data["view"][v]["odds"] is None for v in page.data["views"])
     assert page.data["unjudged"] == ["Ben", "Eli", "Cara", "Fay"]
+
+
+def test_a_lenient_record_steps_to_its_first_rule_break_and_marks_the_breaks() -> None:
+    text = (DATA / "markup.fish").read_text(encoding="utf-8")
+    text = text.replace("12. Anna asks Eli for KS: no", "12. Anna asks Ben for KS: no")
+    game = replay(loads(text, "broken.fish"), lenient=True)
+    analysis = analyze(game, upto=game.trusted_until)
+    data = replay_data(game, analysis, mistakes(analysis))
+    assert data["last"] == 11 and len(data["events"]) == 14
+    assert [n for n, e in enumerate(data["events"], start=1) if "broken" in e] == [v.event for v in game.violations]
+    assert "teammate" in data["events"][11]["broken"]
+    assert all(len(data["view"][v]["holders"]) == 12 for v in data["views"])
 
 
 def test_committed_sample_is_small() -> None:
@@ -361,6 +374,17 @@ def test_replay_page_jumps_to_a_mistake_in_the_players_view(browser: Any, shots:
     focus = page.evaluate("() => Array.from(document.querySelectorAll('#grid tr.focus')).map(tr => tr.dataset.card)")
     assert sorted(focus) == sorted(parse_card(code).pretty for code in m.known)
     check_grid(page, game, m.player, m.event - 1)
+    # at a mistake's step the page carries why each card is placed or ruled out
+    card = parse_card(next(iter(m.known)))
+    page.locator(f'#grid tr[data-card="{card.pretty}"]').click()
+    why = Explainer(ViewTracker(game, m.player), m.event - 1).card(card)
+    shown = page.evaluate(
+        "() => Array.from(document.querySelectorAll('#card-info li.why')).map(li => [li.dataset.player, li.textContent])"
+    )
+    assert [p for p, _ in shown] == list(why) and why
+    for player, text in shown:
+        assert text == f"{player}: {why[player].text}"
+    assert page.locator("#mistake-info details.why-card").count() >= 1
     # the page is laid out for a phone: nothing but the grid's own box scrolls sideways
     assert page.evaluate("document.documentElement.scrollWidth") <= 420
     page.screenshot(path=str(shots / "replay-420.png"), full_page=True)

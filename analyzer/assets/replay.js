@@ -343,7 +343,7 @@
 
   function whyList(texts) {
     var list = el("ul", "why-list");
-    Object.keys(texts).forEach(function (p) {
+    D.players.filter(function (p) { return p in texts; }).forEach(function (p) {
       var li = el("li", "why");
       li.dataset.player = p;
       li.appendChild(who(D.players.indexOf(p)));
@@ -375,7 +375,7 @@
     node.appendChild(el("p", "", seen + " after " + (m.event === 1 ? "the deal" : "event " + (m.event - 1)) + ":"));
     node.appendChild(el("p", "why", m.why));
     if (m.odds) { node.appendChild(el("p", "", "Odds: " + m.odds)); }
-    var codes = Object.keys(m.known);
+    var codes = CODES.filter(function (code) { return code in m.known; });  // in deck order
     if (codes.length) {
       var known = el("p", "", "What they could have known: ");
       codes.forEach(function (code, i) {
