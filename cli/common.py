@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 
 from analyzer import record as fish
-from analyzer import record_json
+from analyzer import record_json, source
 from analyzer.errors import HalfsuitError, UsageError
 from analyzer.knowledge import PUBLIC, resolve_view
 from analyzer.record import Record
@@ -52,15 +52,24 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def read_record_bytes(path: Path) -> tuple[bytes, str]:
+    """The bytes of a record and the name it goes by: ``-`` is standard input (``<stdin>``)."""
+    if str(path) == "-":
+        return source.read_stream(sys.stdin.buffer), source.STDIN
+    return source.read_file(path), str(path)
+
+
+def parse_record(data: bytes, name: str) -> Record:
+    """A record from its bytes: the JSON form by its extension (or, on standard input, by
+    starting with ``{``), the ``.fish`` text form otherwise."""
+    text = source.decode(data, name)
+    as_json = name.lower().endswith(".json") or (name == source.STDIN and text.lstrip().startswith("{"))
+    return record_json.loads(text, name) if as_json else fish.loads(text, name)
+
+
 def load_record(path: Path) -> Record:
-    """Read a record in the ``.fish`` text form or the JSON form (by extension or content)."""
-    if not path.exists():
-        raise UsageError(f"no such file: {path}", path=str(path))
-    if path.is_dir():
-        raise UsageError(f"{path} is a folder, not a record", path=str(path))
-    if path.suffix.lower() == ".json":
-        return record_json.load(path)
-    return fish.load(path)
+    """Read a record in the ``.fish`` text form or the JSON form, from a file or ``-`` (stdin)."""
+    return parse_record(*read_record_bytes(path))
 
 
 def load_game(path: Path, lenient: bool = False) -> Game:
