@@ -76,6 +76,13 @@ class Pass:
 Event = Ask | Claim | Pass
 
 
+def actor(event: Event) -> str:
+    """The player who made an event."""
+    if isinstance(event, Ask):
+        return event.asker
+    return event.claimant if isinstance(event, Claim) else event.player
+
+
 @dataclass(frozen=True)
 class Comment:
     """A whole-line comment among the events, kept in place."""

@@ -28,6 +28,8 @@ from .common import (
     DEBUG,
     JSON_HELP,
     WORKERS,
+    LenientOpt,
+    break_lines,
     check_at,
     handles_errors,
     load_game,
@@ -82,9 +84,7 @@ def each_record(paths: list[Path], check: Callable[[Path], int]) -> int:
 @handles_errors
 def validate(
     paths: RecordsArg,
-    lenient: Annotated[
-        bool, typer.Option("--lenient", help="Report every rule break instead of stopping at the first.")
-    ] = False,
+    lenient: LenientOpt = False,
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Check records: their format, every rule of play, their Hand lines, and that some deal fits.
@@ -110,7 +110,7 @@ def validate(
 
 def validate_one(path: Path, lenient: bool, json_out: bool) -> tuple[dict[str, object], int]:
     """Check one record: its result for --json, and its exit status (printing what it found)."""
-    game = load_game(path, lenient=lenient)
+    game = load_game(path, lenient=lenient, warn=False)
     name = game.record.path or str(path)
     if not game.violations:
         # No rule broken in public: now check that some deal fits, in public and with the hands.
@@ -130,13 +130,12 @@ def validate_one(path: Path, lenient: bool, json_out: bool) -> tuple[dict[str, o
     if not json_out:
         for w in warnings:
             sys.stderr.write(f"{name}:{w.line}: warning: {w.message}\n")
-        for v in game.violations:
-            sys.stderr.write(f"{name}:{v.line}: event {v.event}: {v.message} [{v.code}]\n")
+        for line in break_lines(game):
+            sys.stderr.write(f"{line}\n")
         if game.violations:
-            sys.stderr.write(
-                f"{name}: {plural(len(game.violations), 'rule break')}; "
-                f"events after {game.trusted_until} are untrusted\n"
-            )
+            n = game.trusted_until
+            trust = f"events after {n} are untrusted" if n < len(game.events) else "the cards are trusted throughout"
+            sys.stderr.write(f"{name}: {plural(len(game.violations), 'rule break')}; {trust}\n")
         else:
             state = "finished" if game.finished else "unfinished"
             a, b = game.final.score
@@ -226,7 +225,7 @@ def show(
     path: RecordArg,
     at: Annotated[int | None, typer.Option(help=AT_HELP)] = None,
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
-    lenient: Annotated[bool, typer.Option("--lenient", help="Show a record that breaks rules.")] = False,
+    lenient: LenientOpt = False,
 ) -> None:
     """Teams, score, card counts and the events as a readable table."""
     game = load_game(path, lenient=lenient)
