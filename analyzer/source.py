@@ -76,17 +76,19 @@ def read_file(path: str | Path) -> bytes:
         raise _unreadable(where, "no such file") from None
     except OSError as exc:
         raise _unreadable(where, f"cannot read the record: {exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as f:
+    try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
             raise _unreadable(where, "a folder, not a record")
         if not stat.S_ISREG(mode):
             raise _unreadable(where, "not a regular file: records are read from files (or '-' for standard input)")
         os.set_blocking(fd, True)
-        try:
+        with os.fdopen(os.dup(fd), "rb") as f:
             return _limited(f, where)
-        except OSError as exc:
-            raise _unreadable(where, f"cannot read the record: {exc.strerror or exc}") from None
+    except OSError as exc:
+        raise _unreadable(where, f"cannot read the record: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
 
 
 def read_stream(stream: BinaryIO, name: str = STDIN) -> bytes:
