@@ -145,3 +145,11 @@ def raise_errors(errors: Sequence[HalfsuitError]) -> None:
         raise errors[0]
     ordered = sorted(errors, key=lambda e: (e.path or "", e.line or 0, e.col or 0))
     raise RecordErrors(ordered[:MAX_ERRORS], more=max(0, len(ordered) - MAX_ERRORS))
+
+
+class OutputError(HalfsuitError):
+    """An output that cannot or must not be written: a full disk, a missing permission, a file in
+    the way, or a path that would overwrite an input (exit 2). Nothing was left half-written."""
+
+    exit_code = 2
+    code = "output"

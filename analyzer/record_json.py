@@ -21,6 +21,7 @@ from . import json_text, source
 from . import record as text_format
 from .cards import Card, parse_card
 from .errors import Contradiction, HalfsuitError, RecordSyntaxError, raise_errors
+from .files import write_text_atomic
 from .record import _NAME_RE, INFO_KEYS, Ask, Claim, Comment, Holding, Pass, Record
 from .rules import HOUSE_ORDER
 
@@ -414,7 +415,7 @@ class _Writer:
 
 
 def dump(record: Record, path: str | Path) -> None:
-    Path(path).write_text(dumps(record), encoding="utf-8")
+    write_text_atomic(path, dumps(record))
 
 
 def dumps(record: Record) -> str:

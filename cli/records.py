@@ -17,6 +17,7 @@ from analyzer import record_json
 from analyzer.analysis import analyze
 from analyzer.cards import DeckKind
 from analyzer.errors import HalfsuitError, UsageError
+from analyzer.files import write_text_atomic
 from analyzer.record import Ask, Claim, Comment, event_text, number_warnings
 from analyzer.replay import Game
 from analyzer.rules import HouseRule, RuleSet
@@ -31,14 +32,18 @@ from .common import (
     LenientOpt,
     break_lines,
     check_at,
+    emit,
     handles_errors,
+    json_text,
     load_game,
     load_record,
     out,
     parse_record,
+    plain,
     print_json,
     read_record_bytes,
     team_style,
+    visible,
 )
 
 RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
@@ -71,13 +76,13 @@ def each_record(paths: list[Path], check: Callable[[Path], int]) -> int:
         except HalfsuitError as exc:
             if DEBUG["on"]:
                 raise
-            sys.stderr.write(f"{exc}\n")
+            sys.stderr.write(f"{visible(str(exc))}\n")
             status = exc.exit_code
         if status:
             failed.append(str(path))
         worst = max(worst, status)
     if failed:
-        sys.stderr.write(f"{len(failed)} of {plural(len(paths), 'record')} failed: {', '.join(failed)}\n")
+        sys.stderr.write(visible(f"{len(failed)} of {plural(len(paths), 'record')} failed: {', '.join(failed)}") + "\n")
     return worst
 
 
@@ -129,17 +134,18 @@ def validate_one(path: Path, lenient: bool, json_out: bool) -> tuple[dict[str, o
     }
     if not json_out:
         for w in warnings:
-            sys.stderr.write(f"{name}:{w.line}: warning: {w.message}\n")
+            sys.stderr.write(visible(f"{name}:{w.line}: warning: {w.message}") + "\n")
         for line in break_lines(game):
-            sys.stderr.write(f"{line}\n")
+            sys.stderr.write(f"{visible(line)}\n")
         if game.violations:
             n = game.trusted_until
             trust = f"events after {n} are untrusted" if n < len(game.events) else "the cards are trusted throughout"
-            sys.stderr.write(f"{name}: {plural(len(game.violations), 'rule break')}; {trust}\n")
+            sys.stderr.write(f"{visible(name)}: {plural(len(game.violations), 'rule break')}; {trust}\n")
         else:
             state = "finished" if game.finished else "unfinished"
             a, b = game.final.score
-            out.print(Text.assemble(("ok", "green"), f" {name}: {len(game.events)} events, {state}, score {a}–{b}"))
+            ok = f" {visible(name)}: {len(game.events)} events, {state}, score {a}–{b}"
+            out.print(Text.assemble(("ok", "green"), ok))
     return result, 1 if game.violations else 0
 
 
@@ -163,24 +169,16 @@ def format_record(
         text = fish.dumps(parse_record(data, name))
         if check:
             if data != text.encode("utf-8"):
-                sys.stderr.write(f"{name}: not in canonical form\n")
+                sys.stderr.write(f"{visible(name)}: not in canonical form\n")
                 return 1
             return 0
         if in_place:
-            path.write_text(text, encoding="utf-8")
+            write_text_atomic(path, text)
         else:
-            sys.stdout.write(text)
+            emit(text, None, path)
         return 0
 
     raise typer.Exit(each_record(paths, one))
-
-
-def emit(text: str, output: Path | None) -> None:
-    """Write a record's text to stdout, or to ``output`` when given."""
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        output.write_text(text, encoding="utf-8")
 
 
 class Form(StrEnum):
@@ -196,8 +194,8 @@ def convert(
 ) -> None:
     """Convert a record between the .fish text form and the JSON form (both round-trip)."""
     record = load_record(path)
-    text = record_json.dumps(record) if to is Form.json else fish.dumps(record)
-    emit(text, output)
+    text = json_text(record_json.dumps(record)) if to is Form.json else fish.dumps(record)
+    emit(text, output, path)
 
 
 @handles_errors
@@ -216,8 +214,7 @@ def simulate(
     record = run_simulation(
         players=players, deck=deck, rule_set=rules, bluffing=bluffing, house=frozenset(house or ()), seed=seed
     )
-    text = fish.dumps(record)
-    emit(text, output)
+    emit(fish.dumps(record), output)
 
 
 @handles_errors
@@ -264,9 +261,9 @@ def render_show(game: Game, n: int) -> None:
     table = record.table
     step = game.step(n)
     title = record.info.get("Title", record.name)
-    out.print(f"[bold]{title}[/bold]  ({record.rules.rule_set.value}, {record.rules.deck_kind.value} deck)")
+    out.print(f"[bold]{plain(title)}[/bold]  ({record.rules.rule_set.value}, {record.rules.deck_kind.value} deck)")
     for t, names in enumerate(table.teams, start=1):
-        people = "  ".join(f"{p} ({step.counts[p]})" for p in names)
+        people = "  ".join(f"{plain(p)} ({step.counts[p]})" for p in names)
         out.print(f"[{team_style(t)}]Team {t}[/]: {people}")
     a, b = step.score
     status = "finished" if game.finished and n == len(game.events) else f"after event {n}"
@@ -283,10 +280,10 @@ def render_show(game: Game, n: int) -> None:
         elif isinstance(item, Claim):
             r = game.step(i).books[item.book.name]
             result = f"{r.outcome.value}" + (f" → team {r.team}" if r.team else "")
-        text = event_text(item).rsplit(":", 1)[0] if isinstance(item, Ask) else event_text(item)
+        text = plain(event_text(item).rsplit(":", 1)[0] if isinstance(item, Ask) else event_text(item))
         if item.comment:
-            text += f"  [dim]# {item.comment}[/dim]"
-        events.add_row(str(i), text, result, game.step(i).turn or "")
+            text += f"  [dim]# {plain(item.comment)}[/dim]"
+        events.add_row(str(i), text, result, plain(game.step(i).turn or ""))
     out.print(events)
     comments = [c for c in record.body if isinstance(c, Comment)]
     if comments:

@@ -13,7 +13,7 @@ from analyzer.knowledge import PUBLIC
 from analyzer.replay import Game
 from analyzer.tactics import claimable, lockouts, mistakes, quote_odds, threats
 
-from .common import WORKERS, LenientOpt, check_at, counting_odds, err, handles_errors, load_game, out, print_json
+from .common import WORKERS, LenientOpt, check_at, counting_odds, err, handles_errors, load_game, out, plain, print_json
 from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg, view_at
 
 
@@ -37,9 +37,9 @@ def claims(
     speaker = None if name == PUBLIC else name
     if not found:
         who = "the public" if name == PUBLIC else name
-        out.print(f"No book is claimable after event {n} as {who} sees it.")
+        out.print(f"No book is claimable after event {n} as {plain(who)} sees it.")
     for c in found:
-        out.print(f"[green]team {c.team}[/green]  {c.declaration(speaker)}")
+        out.print(f"[green]team {c.team}[/green]  {plain(c.declaration(speaker))}")
 
 
 def _analyzed(path: Path, at: int | None, lenient: bool) -> tuple[Game, int, Analysis]:
@@ -58,11 +58,11 @@ def threats_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False, le
         return
     for player, books in threats(result, n).items():
         if books is None:
-            out.print(f"{player}: [dim]no Hand line, so their view is unknown[/dim]")
+            out.print(f"{plain(player)}: [dim]no Hand line, so their view is unknown[/dim]")
         elif books:
-            out.print(f"{player}: [bold red]{', '.join(b.name for b in books)}[/bold red]")
+            out.print(f"{plain(player)}: [bold red]{plain(', '.join(b.name for b in books))}[/bold red]")
         else:
-            out.print(f"{player}: none")
+            out.print(f"{plain(player)}: none")
 
 
 @handles_errors
@@ -75,15 +75,14 @@ def lockouts_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False, l
         return
     missing = [p for p in game.record.players if not result.has_view(p)]
     if missing:
-        err.print(f"not judged (no Hand line): {', '.join(missing)}")
+        err.print(f"not judged (no Hand line): {plain(', '.join(missing))}")
     if not found:
         out.print(f"No lockout after event {n}.")
     for lk in found:
-        out.print(
-            f"[bold]{lk.book.pretty}[/bold]: team 1 {', '.join(lk.threats[1])} vs team 2 {', '.join(lk.threats[2])}"
-        )
+        sides = [plain(", ".join(lk.threats[team])) for team in (1, 2)]
+        out.print(f"[bold]{lk.book.pretty}[/bold]: team 1 {sides[0]} vs team 2 {sides[1]}")
         for team in (1, 2):
-            avoid = ", ".join(lk.avoid(team))
+            avoid = plain(", ".join(lk.avoid(team)))
             out.print(f"  team {team} must not ask {avoid}: a failed ask hands them the turn and {lk.book.pretty}")
 
 
@@ -109,23 +108,23 @@ def mistakes_cmd(
     try:
         report = quote_odds(result, report, workers=WORKERS)
     except TooLarge as exc:
-        err.print(f"odds not quoted: {exc.message}")
+        err.print(f"odds not quoted: {plain(exc.message)}")
     if report.unjudged:
-        err.print(f"not judged in their own view (no Hand line): {', '.join(report.unjudged)}")
+        err.print(f"not judged in their own view (no Hand line): {plain(', '.join(report.unjudged))}")
     if json_out:
         print_json([m.to_dict() for m in report.mistakes])
         return
     if not report.mistakes:
         out.print("No mistakes found.")
     for m in report.mistakes:
-        book = f" ({m.book.replace('-', ' ')})" if m.book else ""
-        out.print(f"[bold]{m.event}.[/bold] {m.player} — [bold red]{m.kind.replace('-', ' ')}[/bold red]{book}")
-        out.print(f"    {m.why}")
+        book = f" ({plain(m.book.replace('-', ' '))})" if m.book else ""
+        out.print(f"[bold]{m.event}.[/bold] {plain(m.player)} — [bold red]{m.kind.replace('-', ' ')}[/bold red]{book}")
+        out.print(f"    {plain(m.why)}")
         if m.odds:
-            out.print(f"    [dim]odds:[/dim] {m.odds}")
-        out.print(f"    [dim]cost:[/dim] {m.cost}")
+            out.print(f"    [dim]odds:[/dim] {plain(m.odds)}")
+        out.print(f"    [dim]cost:[/dim] {plain(m.cost)}")
     if bits:
         totals = player_information(game, ask_information(game, result.steps, workers=WORKERS))
         out.print("[bold]Information[/bold] (public view, exact counts):")
         for p, info in totals.items():
-            out.print(f"  {p}: {info.sentence()}")
+            out.print(f"  {plain(p)}: {plain(info.sentence())}")
