@@ -1,10 +1,11 @@
 """Game records as JSON, for programs (``load``/``loads``/``dump``/``dumps``).
 
-The JSON form holds exactly what the ``.fish`` text holds. Reading turns the JSON into the
-text of the record and reads that with the text reader, so both forms are validated by one
-piece of code; errors name the place in the JSON (``events[3]``, ``hands.Anna``) instead of
-a line. Line numbers in a record read from JSON (its events, its header) are those of its
-canonical text, what ``record.dumps`` writes.
+The JSON form holds exactly what the ``.fish`` text holds. Reading parses the JSON with the
+place of every value (``json_text``), turns it into the text of the record and reads that with
+the text reader, so both forms are validated by one piece of code. Errors name the JSON path of
+the value (``events[3].target``, ``hands.Anna[2]``) with its line and column in the JSON file,
+and a record read from a JSON file keeps those lines for its events and header, so that rule
+breaks and contradictions found later point into the JSON too.
 """
 
 from __future__ import annotations
