@@ -16,7 +16,7 @@ from pathlib import Path
 
 from . import source
 from .cards import Book, Card, Deck, DeckKind, deck_kind, parse_card
-from .errors import Contradiction, HalfsuitError, RecordSyntaxError, raise_errors
+from .errors import MAX_ERRORS, Contradiction, HalfsuitError, RecordSyntaxError, raise_errors
 from .files import write_text_atomic
 from .rules import HOUSE_ORDER, GameRules, HouseRule, RuleSet, Table, deal_sizes
 
@@ -507,10 +507,14 @@ class _Reader:
     def garbled(self, n: int, text: str, col: Callable[[int], int]) -> None:
         """A line that is no event: say which words to change when a few close ones make it one
         (and check the rest of the line as it would then read)."""
+        if len(self.errors) >= MAX_ERRORS:  # past the errors shown: no time spent on suggestions
+            self.fail(n, _why_garbled(text), "garbled")
+            return
         names = {p.lower() for p in self.table.seats} if self.table else set()
+        first_words = itertools.islice(re.finditer(r"[^\s:;,#]+", text), 40)  # an event has fewer
         words = [
             (m.start(), m.group(), close[0])
-            for m in re.finditer(r"[^\s:;,#]+", text)
+            for m in first_words
             if m.group().isalpha()
             and m.group().lower() not in names
             and m.group().lower() not in _KEYWORDS
@@ -580,14 +584,16 @@ class _Reader:
 
 _KEYWORDS = ("asks", "for", "claims", "declares", "passes", "to", "yes", "no", "correct", "wrong", "actual")
 _P = r"[A-Za-z0-9_-]+"
+# Possessive quantifiers (``*+``) and separators kept out of words: a line's match is linear in
+# its length, however many blanks or colons it holds.
 _ASK_RE = re.compile(
-    rf"^(?P<asker>{_P})\s+asks\s+(?P<target>{_P})\s+(?:for\s+)?(?P<card>\S+)\s*:\s*(?P<answer>yes|no)$",
+    rf"^(?P<asker>{_P})\s+asks\s+(?P<target>{_P})\s+(?:for\s+)?(?P<card>[^\s:]+)\s*+:\s*+(?P<answer>yes|no)$",
     re.IGNORECASE,
 )
 _PASS_RE = re.compile(rf"^(?P<player>{_P})\s+passes\s+to\s+(?P<to>{_P})$", re.IGNORECASE)
 _CLAIM_RE = re.compile(
-    rf"^(?P<claimant>{_P})\s+(?:claims|declares)\s+(?P<book>\S+?)\s*:\s*(?P<said>[^:;]*?)\s*:\s*"
-    r"(?P<verdict>correct|wrong)\s*(?:;\s*actual\s+(?P<actual>.+))?$",
+    rf"^(?P<claimant>{_P})\s+(?:claims|declares)\s+(?P<book>[^\s:]+)\s*+:\s*+(?P<said>[^:;]*+):\s*+"
+    r"(?P<verdict>correct|wrong)\s*+(?:;\s*+actual\s+(?P<actual>.+))?$",
     re.IGNORECASE,
 )
 
