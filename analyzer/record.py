@@ -2,7 +2,8 @@
 
 ``loads`` reads every accepted spelling; ``dumps`` writes the canonical form byte for byte.
 Structure is checked here (names, cards, books, hand sizes); the rules of play are checked by
-``replay``.
+``replay``. Reading goes on past an error and reports every independent one at once, each at
+its line and column, with a suggestion when a close spelling exists.
 """
 
 from __future__ import annotations
@@ -389,12 +390,12 @@ class _Reader:
             elif player in parsed:
                 self.fail(n, f"a second Hand line for {player}", "header", 1)
                 player = None
-            found = [(self.card(n, tok, col), col) for tok, col in _tokens(value, self.lines[n - 1])]
-            cards = tuple(c for c, _ in found if c is not None)
-            if player is None or len(cards) != len(found):
+            tokens = list(_tokens(value, self.lines[n - 1]))
+            placed = [(c, col) for tok, col in tokens if (c := self.card(n, tok, col)) is not None]
+            cards = tuple(c for c, _ in placed)
+            if player is None or len(placed) != len(tokens):
                 continue
-            for c, col in found:
-                assert c is not None
+            for c, col in placed:
                 if c in seen:
                     where = "twice in this hand" if seen[c] == player else f"also in {seen[c]}'s hand"
                     self.contradiction(n, f"{c} is dealt {where}", col)
