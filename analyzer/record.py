@@ -211,13 +211,13 @@ class _Reader:
 
     def fail(self, n: int, message: str, code: str = "syntax", col: int | None = None) -> None:
         self.errors.append(
-            RecordSyntaxError(message, code=code, line=n, col=col, source=self.source(n), path=self.path)
+            RecordSyntaxError(message, code=code, line=n, col=col, source=self.line_text(n), path=self.path)
         )
 
     def contradiction(self, n: int, message: str, col: int | None = None) -> None:
-        self.errors.append(Contradiction(message, line=n, col=col, source=self.source(n), path=self.path))
+        self.errors.append(Contradiction(message, line=n, col=col, source=self.line_text(n), path=self.path))
 
-    def source(self, n: int) -> str | None:
+    def line_text(self, n: int) -> str | None:
         return self.lines[n - 1] if 0 < n <= len(self.lines) else None
 
     def read(self) -> Record:
