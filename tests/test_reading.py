@@ -367,6 +367,21 @@ def test_json_rule_breaks_cite_the_line_of_the_event_in_the_json(tmp_path: Path)
     assert code == 1 and err.startswith(f"{path}:{line}: Eve asks")
 
 
+def test_json_contradictions_cite_the_line_of_the_event_in_the_json(tmp_path: Path) -> None:
+    events = [
+        {"type": "ask", "asker": "Ann", "target": "Di", "card": "7H", "answer": "no"},
+        {"type": "ask", "asker": "Di", "target": "Ann", "card": "3H", "answer": "no"},
+        {"type": "ask", "asker": "Ann", "target": "Di", "card": "7H", "answer": "yes"},
+    ]
+    path = tmp_path / "c.json"
+    path.write_text(_pretty(_doc(events=events)), encoding="utf-8")
+    places = json_text.parse(path.read_text(encoding="utf-8"))
+    line = places.place("events[2]")[0]  # type: ignore[index]
+    code, _, err = run("validate", str(path))
+    assert code == 1
+    assert err.startswith(f"{path}:{line}: ") and "Di answers no, but held 7H" in err
+
+
 @pytest.mark.parametrize(
     ("changes", "where"),
     [
