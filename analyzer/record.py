@@ -184,11 +184,17 @@ def loads(text: str, path: str | None = None) -> Record:
     return _Reader(text, path).read()
 
 
-def did_you_mean(word: str, options: Iterable[str]) -> str:
-    """`` (did you mean 'X'?)`` when one of ``options`` is close to ``word`` (any case), else ''."""
+def closest(word: str, options: Iterable[str]) -> str | None:
+    """The one of ``options`` closest to ``word`` (any case), if one is close enough to suggest."""
     by_low = {o.lower(): o for o in options}
     close = difflib.get_close_matches(word.lower(), by_low, n=1, cutoff=0.6)
-    return f" (did you mean '{by_low[close[0]]}'?)" if close else ""
+    return by_low[close[0]] if close else None
+
+
+def did_you_mean(word: str, options: Iterable[str]) -> str:
+    """`` (did you mean 'X'?)`` when one of ``options`` is close to ``word`` (any case), else ''."""
+    close = closest(word, options)
+    return f" (did you mean '{close}'?)" if close else ""
 
 
 _HEADER_KEYS = {k.lower(): k for k in (*INFO_KEYS, "Rules", "Deck", "Bluffing", "House", "Teams")}
@@ -208,6 +214,7 @@ class _Reader:
         self.errors: list[HalfsuitError] = []
         self.table: Table | None = None
         self.deck: Deck | None = None
+        self.misspelled: set[str] = set()  # the keys suggested for unknown header keys
 
     def fail(self, n: int, message: str, code: str = "syntax", col: int | None = None) -> None:
         self.errors.append(
@@ -300,8 +307,10 @@ class _Reader:
             if _looks_like_event(line):
                 self.fail(n, "an event inside the header: the header ends at the first blank line", "header")
                 return False
-            hint = did_you_mean(key, (*_HEADER_KEYS.values(), "Hand")) or " (user fields start with 'X-')"
+            close = closest(key, (*_HEADER_KEYS.values(), "Hand"))
+            hint = f" (did you mean '{close}'?)" if close else " (user fields start with 'X-')"
             self.fail(n, f"unknown header key '{key}'{hint}", "header", col)
+            self.misspelled.add(close or key)
             return True
         name = _HEADER_KEYS[low]
         if name in header:
@@ -326,7 +335,8 @@ class _Reader:
         """The record of the header, or None when the teams or the deck cannot be read."""
         if "Teams" in header:
             self.table = self.teams(*header["Teams"])
-        elif complete:  # a Teams line with a refused character has been reported already
+        elif complete and "Teams" not in self.misspelled:
+            # (a Teams line with a refused character or a misspelled key is reported already)
             self.fail(1, "the header has no Teams line ('Teams: A B C vs D E F')", "header")
         rule_set = RuleSet.LITERATURE
         if "Rules" in header:

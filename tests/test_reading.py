@@ -119,6 +119,9 @@ def test_errors_that_follow_from_another_are_not_reported() -> None:
     # Without a known deck, cards are read but not checked against it.
     found = errors_of("Deck: tarot\n" + TEAMS + "\nAnn asks Di for 8H: no\nAnn asks Zed for 7H: no\n")
     assert [(e.line, e.code) for e in found] == [(1, "header"), (5, "unknown-player")]
+    # A misspelled Teams key is the error, not a missing Teams line.
+    found = errors_of("Team: Ann Ben Cat vs Di Eve Zoe\n\nAnn asks Di for 7H: no\n")
+    assert [e.message for e in found] == ["unknown header key 'Team' (did you mean 'Teams'?)"]
     # A missing blank line is said once; the events are then read as events.
     found = errors_of(TEAMS + "1. Ann asks Di for 7H: no\n2. Di asks Ann for 3H: no\n")
     assert [(e.line, e.message) for e in found] == [
