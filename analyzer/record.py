@@ -43,7 +43,9 @@ Holding = tuple[tuple[str, tuple[Card, ...]], ...]
 
 @dataclass(frozen=True)
 class Claim:
-    """``CLAIMANT claims BOOK: HOLDER CARD..., ...: correct`` or ``: wrong; actual ...``."""
+    """``CLAIMANT claims BOOK: HOLDER CARD..., ...: correct``, or wrong: ``: wrong; actual ...``
+    with the real split, or short without it (``: wrong``, ``: wrong, to team 2``, ``: wrong,
+    forfeited``), saying only who scored where the rules need it."""
 
     claimant: str
     book: Book
@@ -53,10 +55,17 @@ class Claim:
     line: int = 0
     comment: str | None = None
     number: int | None = None  # the move number written on the line, None when it has none
+    to_team: int | None = None  # a short wrong claim: the team the record says scored it
+    forfeited: bool = False  # a short wrong claim the record says nobody scored
+
+    @property
+    def short(self) -> bool:
+        """A wrong claim written without the real split: where the cards were stays unknown."""
+        return not self.correct and self.actual is None
 
     @property
     def truth(self) -> dict[Card, str]:
-        """Who really held each card of the book when the claim was checked."""
+        """Who really held each card of the book when the claim was checked (nothing, when short)."""
         return {c: p for p, cards in (self.said if self.correct else self.actual or ()) for c in cards}
 
     @property
@@ -198,6 +207,17 @@ def did_you_mean(word: str, options: Iterable[str]) -> str:
 
 
 _HEADER_KEYS = {k.lower(): k for k in (*INFO_KEYS, "Rules", "Deck", "Bluffing", "House", "Teams")}
+
+
+def read_event(record: Record, text: str) -> Event | Comment | None:
+    """One line of a record's body (an event in any accepted spelling, or a ``#`` comment), read
+    against the record's players and deck as the reader reads it; None for a blank line. Errors
+    give the column in ``text`` and line 1 (every independent one, as ``loads`` gives them)."""
+    reader = _Reader(text, record.path)
+    reader.table, reader.deck = record.table, record.rules.deck
+    item = reader.body_line(1, text) if reader.readable(1, text) else None
+    raise_errors(reader.errors)
+    return item
 
 
 class _Reader:
@@ -557,20 +577,43 @@ class _Reader:
                 self.fail(n, f"{exc}{hint}", "bad-book", col(m.start("book")))
         said = self.holding(n, m["said"], lambda i: col(m.start("said") + i))
         correct = m["verdict"].lower() == "correct"
-        actual = None
-        if correct and m["actual"] is not None:
-            self.fail(n, "a correct claim has no '; actual' part", "claim", col(m.start("actual")))
-        elif not correct and m["actual"] is None:
-            self.fail(n, "a wrong claim lists the real holders: ': wrong; actual HOLDER CARD...'", "claim")
-        elif not correct:
+        award = m["award"].strip() if m["award"] is not None else None
+        actual: Holding | None = None
+        if correct and (m["actual"] is not None or award is not None):
+            where = m.start("award") if award is not None else m.start("actual")
+            self.fail(n, "a correct claim ends at ': correct'", "claim", col(where))
+            return None
+        if m["actual"] is not None:
+            if award is not None:
+                why = f"with the actual holders, who scores follows from the rules: drop ', {award}'"
+                self.fail(n, why, "claim", col(m.start("award")))
+                return None
             actual = self.holding(n, m["actual"], lambda i: col(m.start("actual") + i))
             if actual is None:
                 return None
-        if claimant is None or book is None or said is None:
+        short = self.short(n, award, col(m.start("award"))) if award is not None else (None, False)
+        if claimant is None or book is None or said is None or short is None:
             return None
-        if not correct and actual is None:
-            return None
-        return Claim(claimant, book, said, correct, actual, n, comment, written)
+        to_team, forfeited = short
+        return Claim(claimant, book, said, correct, actual, n, comment, written, to_team, forfeited)
+
+    def short(self, n: int, award: str, col: int) -> tuple[int | None, bool] | None:
+        """Who scored a wrong claim written without the real split (``to team 2``, ``scored by
+        NAME`` or ``forfeited``), as the team and whether it was forfeited; None when unreadable."""
+        words = award.split()
+        low = [w.lower() for w in words]
+        if low == ["forfeited"]:
+            return None, True
+        if low[:2] == ["to", "team"] and len(words) == 3 and words[2] in ("1", "2"):
+            return int(words[2]), False
+        if low[:2] == ["scored", "by"] and len(words) == 3:
+            player = self.player(n, words[2], col + award.index(words[2], len("scored by")))
+            if player is None or self.table is None:
+                return None
+            return self.table.team_of(player), False
+        why = f"after ': wrong,' write 'to team 2', 'scored by NAME' or 'forfeited', not '{award}'"
+        self.fail(n, why, "claim", col)
+        return None
 
     def holding(self, n: int, text: str, col: Callable[[int], int]) -> Holding | None:
         """``HOLDER CARD..., HOLDER CARD...``; ``col`` gives the column of an index in ``text``."""
@@ -604,7 +647,7 @@ _ASK_RE = re.compile(
 _PASS_RE = re.compile(rf"^(?P<player>{_P})\s+passes\s+to\s+(?P<to>{_P})$", re.IGNORECASE)
 _CLAIM_RE = re.compile(
     rf"^(?P<claimant>{_P})\s+(?:claims|declares)\s+(?P<book>[^\s:]+)\s*+:\s*+(?P<said>[^:;]*+):\s*+"
-    r"(?P<verdict>correct|wrong)\s*+(?:;\s*+actual\s+(?P<actual>.+))?$",
+    r"(?P<verdict>correct|wrong)\s*+(?:,\s*+(?P<award>[^;]*+))?(?:;\s*+actual\s+(?P<actual>.+))?$",
     re.IGNORECASE,
 )
 
@@ -700,4 +743,8 @@ def event_text(event: Event) -> str:
     text = f"{event.claimant} claims {event.book.name}: {holding_text(event.said)}: "
     if event.correct:
         return text + "correct"
-    return text + f"wrong; actual {holding_text(event.actual or ())}"
+    if event.actual is not None:
+        return text + f"wrong; actual {holding_text(event.actual)}"
+    if event.forfeited:
+        return text + "wrong, forfeited"
+    return text + ("wrong" if event.to_team is None else f"wrong, to team {event.to_team}")

@@ -271,7 +271,7 @@ class _Writer:
             shown = json.dumps(kind, ensure_ascii=False)
             raise self.fail(json_text.member(where, "type"), f"unknown event type {shown} (one of {known})")
         required = _EVENT_KEYS[kind]
-        optional = {"claim": ("actual", "comment"), "comment": ()}.get(kind, ("comment",))
+        optional = {"claim": ("actual", "to_team", "forfeited", "comment"), "comment": ()}.get(kind, ("comment",))
         e = self.fields(item, where, ("type", *required), ("type", *required, *optional))
 
         def at(key: str) -> str:
@@ -320,14 +320,27 @@ class _Writer:
             *self.holding(e["said"], at("said")),
             (f": {result}", at("result")),
         ]
-        actual = e.get("actual")
+        actual, to_team, forfeited = e.get("actual"), e.get("to_team"), e.get("forfeited")
+        if to_team is not None and (isinstance(to_team, bool) or to_team not in (1, 2)):
+            raise self.fail(at("to_team"), "expected 1 or 2", "claim")
+        if forfeited not in (None, True, False):
+            raise self.fail(at("forfeited"), "expected true or false", "claim")
+        award = [f"to team {to_team}"] * (to_team is not None) + ["forfeited"] * bool(forfeited)
         if result == "correct":
             if actual is not None:
                 raise self.fail(at("actual"), "a correct claim has no actual holders", "claim")
+            if award:
+                raise self.fail(where, 'a correct claim has no "to_team" or "forfeited"', "claim")
             return parts
-        if actual is None:
-            raise self.fail(where, 'a wrong claim lists the real holders in "actual"', "claim")
-        return [*parts, ("; actual ", None), *self.holding(actual, at("actual"))]
+        if len(award) > 1 or (award and actual is not None):
+            raise self.fail(
+                where, 'a wrong claim has its "actual" holders, or at most one of "to_team" and "forfeited"', "claim"
+            )
+        if actual is not None:
+            return [*parts, ("; actual ", None), *self.holding(actual, at("actual"))]
+        if not award:
+            return parts
+        return [*parts, (f", {award[0]}", at("to_team") if to_team is not None else at("forfeited"))]
 
     def holding(self, value: object, where: str) -> list[Part]:
         parts: list[Part] = []
@@ -474,6 +487,10 @@ def _item(item: Ask | Claim | Pass | Comment) -> dict[str, Any]:
         }
         if item.actual is not None:
             out["actual"] = _holding(item.actual)
+        if item.to_team is not None:
+            out["to_team"] = item.to_team
+        if item.forfeited:
+            out["forfeited"] = True
     if item.comment is not None:
         out["comment"] = item.comment
     return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import functools
 import json
 import os
@@ -85,12 +86,17 @@ def read_record_bytes(path: Path) -> tuple[bytes, str]:
     return source.read_file(path), str(path)
 
 
+def is_json(data: bytes, name: str) -> bool:
+    """Whether a record is in the JSON form: by its extension, or on standard input by starting
+    with ``{``."""
+    start = data.removeprefix(codecs.BOM_UTF8).lstrip()
+    return name.lower().endswith(".json") or (name == source.STDIN and start.startswith(b"{"))
+
+
 def parse_record(data: bytes, name: str) -> Record:
-    """A record from its bytes: the JSON form by its extension (or, on standard input, by
-    starting with ``{``), the ``.fish`` text form otherwise."""
+    """A record from its bytes, in the JSON form or the ``.fish`` text form (``is_json``)."""
     text = source.decode(data, name)
-    as_json = name.lower().endswith(".json") or (name == source.STDIN and text.lstrip().startswith("{"))
-    return record_json.loads(text, name) if as_json else fish.loads(text, name)
+    return record_json.loads(text, name) if is_json(data, name) else fish.loads(text, name)
 
 
 def _located(exc: HalfsuitError | OSError) -> str:

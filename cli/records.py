@@ -16,9 +16,9 @@ from analyzer import record as fish
 from analyzer import record_json
 from analyzer.analysis import analyze
 from analyzer.cards import DeckKind
-from analyzer.errors import HalfsuitError, UsageError
+from analyzer.errors import HalfsuitError, OutputError, UsageError
 from analyzer.files import write_text_atomic
-from analyzer.record import Ask, Claim, Comment, event_text, number_warnings
+from analyzer.record import Ask, Claim, Comment, Record, event_text, number_warnings
 from analyzer.replay import Game
 from analyzer.rules import HouseRule, RuleSet
 from analyzer.simulate import simulate as run_simulation
@@ -34,6 +34,7 @@ from .common import (
     check_at,
     emit,
     handles_errors,
+    is_json,
     json_text,
     load_game,
     load_record,
@@ -157,7 +158,8 @@ def format_record(
 ) -> None:
     """Write a record in canonical form (to stdout, or back to the files with --in-place).
 
-    The events are numbered 1, 2, 3... whatever numbers the file gave them.
+    The form is the file's own: JSON for a .json record, the .fish text for any other. The
+    events are numbered 1, 2, 3... whatever numbers the file gave them.
     """
     if len(paths) > 1 and not (check or in_place):
         raise UsageError("several records are formatted with --check or --in-place, not to stdout")
@@ -166,7 +168,8 @@ def format_record(
 
     def one(path: Path) -> int:
         data, name = read_record_bytes(path)
-        text = fish.dumps(parse_record(data, name))
+        form = Form.json if is_json(data, name) else Form.fish
+        text = canonical_text(parse_record(data, name), form, Path(name))
         if check:
             if data != text.encode("utf-8"):
                 sys.stderr.write(f"{visible(name)}: not in canonical form\n")
@@ -186,6 +189,21 @@ class Form(StrEnum):
     fish = "fish"
 
 
+def canonical_text(record: Record, form: Form, source: Path) -> str:
+    """The record's canonical text in ``form``; refused (OutputError, naming the record) when that
+    text would not read back as the same record, rather than written broken."""
+    module = record_json if form is Form.json else fish
+    text = module.dumps(record)
+    try:
+        same = module.dumps(module.loads(json_text(text) if form is Form.json else text)) == text
+    except HalfsuitError as exc:
+        why = f"not written: its {form.value} form would not read back ({exc.message})"
+        raise OutputError(why, path=str(source)) from None
+    if not same:
+        raise OutputError(f"not written: its {form.value} form would read back differently", path=str(source))
+    return json_text(text) if form is Form.json else text
+
+
 @handles_errors
 def convert(
     path: RecordArg,
@@ -193,9 +211,7 @@ def convert(
     output: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of stdout.")] = None,
 ) -> None:
     """Convert a record between the .fish text form and the JSON form (both round-trip)."""
-    record = load_record(path)
-    text = json_text(record_json.dumps(record)) if to is Form.json else fish.dumps(record)
-    emit(text, output, path)
+    emit(canonical_text(load_record(path), to, path), output, path)
 
 
 @handles_errors

@@ -91,6 +91,7 @@ def replay_cmd(
     path: RecordArg,
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the page into.")] = Path("reports"),
     odds: Annotated[bool, typer.Option(help="Shade the grids by exact odds and show them for each card.")] = True,
+    lenient: LenientOpt = False,
 ) -> None:
     """Write a replay page: one HTML file to step through the game in every view (opens from disk).
 
@@ -99,7 +100,7 @@ def replay_cmd(
     """
     from analyzer.replay_page import odds_table, write_replay
 
-    game = load_game(path)
+    game = load_game(path, lenient)
     analysis = analyze(game, upto=game.trusted_until, workers=WORKERS)
     found = mistakes(analysis)
     table = None
