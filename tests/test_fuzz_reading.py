@@ -151,6 +151,21 @@ def valid_records(draw: st.DrawFn) -> str:
         line = (
             f"{number}{asker} asks {target} for {draw(st.sampled_from(cards))}: {draw(st.sampled_from(['yes', 'no']))}"
         )
+        if draw(st.integers(0, 3)) == 0:  # a claim, correct or wrong in each of its forms
+            holding = f"{asker} 2S 3S 4S, {target} 5S 6S 7S"
+            verdict = draw(
+                st.sampled_from(
+                    [
+                        "correct",
+                        f"wrong; actual {holding}",
+                        "wrong",
+                        "wrong, to team 2",
+                        "wrong, forfeited",
+                        f"wrong, scored by {target}",
+                    ]
+                )
+            )
+            line = f"{number}{asker} {draw(st.sampled_from(['claims', 'declares']))} LS: {holding}: {verdict}"
         if draw(st.booleans()):
             line += f"  # {draw(free)}"
         lines.append(line if i % 3 else f"# {draw(free)}")
