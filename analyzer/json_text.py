@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from .errors import RecordSyntaxError
@@ -46,18 +48,30 @@ class Document:
     text: str
     starts: dict[str, int]  # JSON path ("" for the whole document) -> offset in the text
 
+    @cached_property
+    def line_starts(self) -> list[int]:
+        """The offset where each line starts (found once: a record asks for thousands of places)."""
+        return line_starts(self.text)
+
     def place(self, path: str) -> tuple[int, int, str] | None:
         """``(line, column, source line)`` of the value at ``path``, when it is in the text."""
         offset = self.starts.get(path)
-        return None if offset is None else line_col(self.text, offset)
+        return None if offset is None else line_col(self.text, offset, self.line_starts)
 
 
-def line_col(text: str, offset: int) -> tuple[int, int, str]:
-    """1-based line and column of an offset, and that line's text."""
-    start = text.rfind("\n", 0, offset) + 1
-    end = text.find("\n", offset)
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - start + 1, text[start : end if end >= 0 else len(text)].rstrip("\r")
+def line_starts(text: str) -> list[int]:
+    """The offset where each line of ``text`` starts."""
+    return [0, *(m.end() for m in re.finditer("\n", text))]
+
+
+def line_col(text: str, offset: int, starts: list[int] | None = None) -> tuple[int, int, str]:
+    """1-based line and column of an offset, and that line's text (``starts``: the text's
+    ``line_starts``, when known)."""
+    starts = line_starts(text) if starts is None else starts
+    line = bisect_right(starts, offset)
+    start = starts[line - 1]
+    end = starts[line] - 1 if line < len(starts) else len(text)
+    return line, offset - start + 1, text[start:end].rstrip("\r")
 
 
 def parse(text: str, path: str | None = None) -> Document:

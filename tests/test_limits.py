@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from analyzer import record
+from analyzer import record, record_json
 from analyzer.analysis import analyze
 from analyzer.errors import RecordSyntaxError
 from analyzer.replay import replay
@@ -60,3 +60,15 @@ def test_a_long_line_is_read_in_linear_time() -> None:
             record.loads(TEAMS + "\n" + line + "\n")
         assert info.value.code == "garbled" and info.value.line == 3
         assert time.process_time() - start < 2, line[:20]
+
+
+def test_json_records_are_read_in_time_linear_in_their_length() -> None:
+    # Each event's line in the JSON was once found by counting the newlines before it.
+    def seconds(events: int) -> float:
+        text = record_json.dumps(record.loads(_long_record(events)))
+        start = time.process_time()
+        record_json.loads(text)
+        return time.process_time() - start
+
+    small, large = seconds(1_500), seconds(6_000)
+    assert large < 8 * small, (small, large)
