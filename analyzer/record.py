@@ -163,6 +163,9 @@ def number_warnings(record: Record) -> list[NumberWarning]:
             found.append(NumberWarning(e.line, n, f"move number {n} is used again (first on line {seen[n]})"))
         elif n < last:
             found.append(NumberWarning(e.line, n, f"move number {n} comes after {last}: out of order"))
+        elif n - last > 100:  # too far to say which: a mistyped number, more likely than lost events
+            before = f"move numbers jump from {last} to {n}" if last else f"the first move number is {n}"
+            found.append(NumberWarning(e.line, n, f"{before}: is the number mistyped?"))
         else:
             missing = [k for k in range(last + 1, n) if k not in seen]
             if missing:
@@ -502,6 +505,11 @@ class _Reader:
             text, _, rest = line.partition("#")
             text, comment = text.strip(), rest.strip()
         number = re.match(r"^(\d+)\.\s*", text)
+        if number and len(number[1]) > 9:
+            self.fail(
+                n, f"a move number of {len(number[1]):,} digits (at most 9)", "number", len(raw) - len(raw.lstrip()) + 1
+            )
+            return None
         if number:
             text = text[number.end() :]
         written = int(number[1]) if number else None

@@ -33,6 +33,7 @@ TRICKY = (
     ":#,;. -_[]{}\"'\\0123456789aAsSvV♠♥é\U0001f600"
 )
 tricky_text = st.text(alphabet=st.sampled_from(TRICKY) | st.characters(), max_size=12)
+long_runs = st.builds(lambda c, n: c * n, st.sampled_from(["9", " ", ":", "#", "\t", "a"]), st.integers(1, 6_000))
 
 
 def _reads(read: Callable[[], Record]) -> Record | None:
@@ -63,7 +64,7 @@ def mutated_records(draw: st.DrawFn) -> str:
         kind = draw(st.sampled_from(["insert", "replace-line", "delete", "duplicate", "cut"]))
         if kind == "insert":
             at = draw(st.integers(0, len(lines[i])))
-            lines[i] = lines[i][:at] + draw(tricky_text) + lines[i][at:]
+            lines[i] = lines[i][:at] + draw(tricky_text | long_runs) + lines[i][at:]
         elif kind == "replace-line":
             lines[i] = draw(tricky_text)
         elif kind == "delete":

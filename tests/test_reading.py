@@ -285,6 +285,13 @@ def test_validate_warns_about_move_numbers_out_of_step(tmp_path: Path) -> None:
     code, out, _ = run("format", str(path))
     numbers = [int(line.split(".")[0]) for line in out.splitlines() if line[:1].isdigit()]
     assert numbers == list(range(1, len(rec.events) + 1))
+    # A number far ahead is likely mistyped; one too long to be a number is an error.
+    far = record.loads(TEAMS + "\n1. Ann asks Di for 7H: no\n999999999. Di asks Ann for 3H: no\n")
+    assert [w.message for w in record.number_warnings(far)] == [
+        "move numbers jump from 1 to 999999999: is the number mistyped?"
+    ]
+    (error,) = errors_of(TEAMS + "\n" + "1" * 5000 + ". Ann asks Di for 7H: no\n")
+    assert (error.line, error.col, error.message) == (3, 1, "a move number of 5,000 digits (at most 9)")
     # A record without numbers, or with them in step, gets no warning.
     assert record.number_warnings(record.load(LOCKOUT)) == []
     assert record.number_warnings(record.loads(TEAMS + "\nAnn asks Di for 7H: no\n")) == []
