@@ -382,7 +382,8 @@ class _Reader:
         if "Bluffing" in header:
             n, v = header["Bluffing"]
             if v.lower() not in ("yes", "no"):
-                self.fail(n, f"Bluffing is 'yes' or 'no', not '{v}'{did_you_mean(v, ('yes', 'no'))}", "header")
+                why = f"Bluffing is 'yes' or 'no', not '{v}'{did_you_mean(v, ('yes', 'no'))}"
+                self.fail(n, why, "header", self.value_col(n))
             bluffing = v.lower() == "yes"
         house: set[HouseRule] = set()
         if "House" in header:
@@ -418,7 +419,7 @@ class _Reader:
             player = name if self.table is None else self.table.resolve(name)
             if player is None:
                 hint = did_you_mean(name, self.table.seats) if self.table else ""
-                col = self.lines[n - 1].lower().find(name.lower()) + 1
+                col = self.lines[n - 1].lower().find(name.lower(), len("hand")) + 1
                 self.fail(n, f"Hand of '{name}', who is not in the Teams line{hint}", "unknown-player", col)
             elif player in parsed:
                 self.fail(n, f"a second Hand line for {player}", "header", 1)
