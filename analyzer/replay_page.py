@@ -25,10 +25,10 @@ from .analysis import Analysis, Holders, analyze, forked_map
 from .cards import Card
 from .explain import Explainer, Unexplained
 from .files import write_text_atomic
-from .game_text import actor, event_inline, kind_text, score_text
+from .game_text import event_inline, kind_text, score_text
 from .knowledge import PUBLIC, ViewTracker
 from .odds import TooLarge, card_odds
-from .record import Ask, Pass
+from .record import Ask, Pass, actor
 from .render import Inline, Span
 from .replay import Game
 from .rules import Outcome

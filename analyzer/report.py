@@ -20,11 +20,11 @@ from .cards import Card, parse_card
 from .charts import known_chart, score_chart
 from .errors import UsageError
 from .files import check_not_input, encode_text, write_bytes_atomic
-from .game_text import actor, event_inline, kind_text, names, score_text, team_label, who
+from .game_text import event_inline, kind_text, names, score_text, team_label, who
 from .information import AskInformation, PlayerInformation, ask_information, player_information
 from .knowledge import PUBLIC, ViewTracker, resolve_view
 from .odds import TooLarge, card_odds
-from .record import Ask, Claim, Comment, Event, Pass
+from .record import Ask, Claim, Comment, Event, Pass, actor
 from .render import (
     Block,
     Chart,
@@ -276,6 +276,15 @@ def _banner(game: Game) -> Block:
 # ---------------------------------------------------------------- the game
 
 
+def _breaks_text(game: Game, steps: int, done: str) -> str:
+    """Where a leniently read record breaks the rules, and how far it was analyzed or judged."""
+    events = sorted({v.event for v in game.violations})
+    where = f"event{'s' if len(events) > 1 else ''} {', '.join(map(str, events))}"
+    if steps < len(game.events):
+        return f"breaks the rules at {where}; {done} to event {steps}"
+    return f"breaks the rules at {where} (the order of play only, so {done} to the end)"
+
+
 def _game_blocks(game: Game, analysis: Analysis) -> tuple[Block, ...]:
     record = game.record
     rules = record.rules
@@ -294,9 +303,7 @@ def _game_blocks(game: Game, analysis: Analysis) -> tuple[Block, ...]:
     rows.append(("Hand lines", names(game, record.hands) if record.hands else ("none",)))
     rows.append(("Events", (str(len(game.events)),)))
     if game.violations:
-        broken = game.violations[0].event
-        why = f"the record breaks the rules at event {broken}; analyzed to event {analysis.steps}"
-        rows.append(("Untrusted", (why,)))
+        rows.append(("Rule breaks", (f"the record {_breaks_text(game, analysis.steps, 'analyzed')}",)))
     rows.extend((key, (value,)) for key, value in record.extra)
     info = Items(tuple((strong(k), ": ", *v) for k, v in rows))
     books = Para((strong("Books"), " in deck order, and how each left play:"))
@@ -625,9 +632,7 @@ def _mistake_blocks(
         everyone = "Every player has a Hand line, so everyone is judged in their own view."
         blocks.append(Para((everyone,)))
     if game.violations:
-        broken = game.violations[0].event
-        upto = f"The record breaks the rules at event {broken}; judged to event {analysis.steps}."
-        blocks.append(Para((upto,)))
+        blocks.append(Para((f"The record {_breaks_text(game, analysis.steps, 'judged')}.",)))
     if not found.mistakes:
         return tuple(blocks)
     lines = tuple(_mistake_line(game, analysis, k, m, replay) for k, m in enumerate(found.mistakes, start=1))

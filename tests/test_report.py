@@ -182,8 +182,19 @@ def test_lenient_replay_with_a_rule_break_is_reported_up_to_it() -> None:
     text = text.replace("12. Anna asks Eli for KS: no", "12. Anna asks Ben for KS: no")
     game = replay(loads(text, "broken.fish"), lenient=True)
     md = build_report(game).markdown()
-    assert "the record breaks the rules at event 12" in md
+    # Ben, asked, has the turn; Eli then asks out of it: a second break, of the order of play only.
+    assert "the record breaks the rules at events 12, 13; analyzed to event 11" in md
     assert "rule break" in md
+
+
+def test_breaks_of_the_order_of_play_alone_are_analyzed_past() -> None:
+    text = (DATA / "markup.fish").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    n = next(i for i, line in enumerate(lines) if line.startswith("12. "))
+    game = replay(loads("\n".join(lines[:n] + lines[n + 1 :]) + "\n", "slip.fish"), lenient=True)
+    assert [v.code for v in game.violations] == ["not-on-turn"]
+    md = build_report(game).markdown()
+    assert "breaks the rules at event 12 (the order of play only, so analyzed to the end)" in md
 
 
 def test_a_winner_is_named() -> None:
