@@ -436,3 +436,23 @@ def test_report_reads_on_a_phone_and_prints_its_grids(browser: Any, shots: Path,
     assert page.evaluate(closed) is True, "printing unfolds the grids"
     assert page.evaluate("document.querySelector('#charts svg').checkVisibility()") is True
     assert page.errors == []
+
+
+@pytest.mark.browser
+def test_batch_summary_reads_on_a_phone_with_its_charts(browser: Any, shots: Path, tmp_path: Path) -> None:
+    from analyzer.batch import run_batch
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("lockout.fish", "six-and-seven.fish", "team-out.fish"):
+        shutil.copy(ROOT / "sample_logs" / name, folder / name)
+    run_batch(folder, tmp_path / "out", workers=1)
+    page = Page(browser, 420)
+    page.goto((tmp_path / "out" / "summary.html").as_uri())
+    assert page.evaluate("document.documentElement.scrollWidth") <= 420
+    sizes = page.evaluate(
+        "() => Array.from(document.querySelectorAll('figure svg')).map(s => s.getBoundingClientRect().width)"
+    )
+    assert len(sizes) == 4 and all(300 < w <= 420 for w in sizes), sizes
+    page.screenshot(path=str(shots / "summary-420.png"), full_page=True)
+    assert page.errors == []
