@@ -127,7 +127,7 @@ def write_report(
     """
     if analysis is None:
         analysis = analyze(game, upto=game.trusted_until)
-    if odds and tables is None:
+    if odds and replay and tables is None:
         tables = odds_table(game, list(analysis.views), analysis.steps, worked_out=analysis.worked_out)
     report = build_report(game, view, moments, analysis, odds, asks, found, tables, replay)
     out = Path(out_dir)
