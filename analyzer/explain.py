@@ -684,7 +684,7 @@ class _Chain:
         dead = flow.dead()
         if goal is not None and goal.kind == LACKS:
             preferred = [(k, p) for k, p in dead if p == goal.player and goal.card in flow.classes[k]]
-            dead = preferred or dead
+            dead = preferred + [kp for kp in dead if kp not in preferred]
         changed = False
         pred: dict[_Slot, list[_Slot]] = {q: [] for q in flow.succ}
         for q, nxt in flow.succ.items():
