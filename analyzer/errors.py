@@ -101,6 +101,12 @@ class Contradiction(HalfsuitError):
     code = "contradiction"
     explanation: Any = None
 
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        if self.explanation is not None:
+            data["explanation"] = self.explanation.to_dict()
+        return data
+
 
 class OutputError(HalfsuitError):
     """An output that cannot or must not be written: a full disk, a missing permission, a file in

@@ -843,6 +843,7 @@ class Explainer:
         self.chain = _Chain(self.players, self.cards, self.facts)
         self.chain.run()
         self._cache: dict[Statement, Explanation] = {}
+        self.reducible = 0  # explanations kept with a fact too many, the rules falling short without it
 
     def card(self, card: Card) -> dict[str, Explanation]:
         """One explanation per player the solver places (``holds``) or rules out (``lacks``) for ``card``."""
@@ -889,6 +890,7 @@ class Explainer:
         chain.run(conclusion)
         by = chain.proof.get(conclusion)
         if by is None:  # the rules fell short on the reduced facts: keep the full chain
+            self.reducible += 1
             return facts, steps
         return chain.slice(by)
 
