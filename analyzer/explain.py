@@ -1091,7 +1091,9 @@ def _explanation(conclusion: Statement, facts: list[Fact], steps: list[Step], re
             assert c is not None
             if st.conclusion.player not in gathered:
                 gathered[st.conclusion.player] = []
-                lines.append(st.conclusion.player)  # a placeholder, filled in below
+            else:
+                lines.remove(st.conclusion.player)  # told once, after the last fact it rests on
+            lines.append(st.conclusion.player)  # a placeholder, filled in below
             holder = next((said_by_id[x].player for x in st.premises if x in said_by_id), None)
             gathered[st.conclusion.player].append(f"{c.pretty} (with {holder})" if holder else c.pretty)
             continue
