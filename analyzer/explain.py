@@ -653,7 +653,10 @@ class _Chain:
             return False
         if any(x == q and not cards_set.isdisjoint(cards) for x, cards_set, _, _ in self.one_of):
             return False  # sets of one player must not overlap (the flow gives each its own card)
-        prem = [fid, *(self.proof[lacks(x, c)] for c in ordered for x in self.players if x not in (p, q))]
+        prem = [
+            fid,
+            *(self.proof[lacks(x, c)] for c in ordered for x in self.players if x != p and x not in self.poss[c]),
+        ]
         sid = f"s{len(self.steps) + 1}"
         self.steps[sid] = Step(sid, "not-all", tuple(dict.fromkeys(prem)), conclusion)
         self.proof[conclusion] = sid
