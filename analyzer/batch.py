@@ -23,8 +23,8 @@ import polars as pl
 
 from . import record as fish
 from . import record_json
-from .analysis import analyze
 from .errors import HalfsuitError, UsageError
+from .hindsight import judged_analysis
 from .record import Record
 from .render import (
     Block,
@@ -108,7 +108,7 @@ def analyze_file(path: str) -> GameOutcome:
     name = Path(path).name
     try:
         game = replay(load_record(Path(path)))
-        found = mistakes(analyze(game))
+        found = mistakes(judged_analysis(game)[0])
     except HalfsuitError as exc:
         return GameOutcome(name, failure=failure_row(name, exc))
     except Exception as exc:  # a bug must not sink the batch; it is listed like any failure
@@ -336,7 +336,10 @@ def _mistakes(players: pl.DataFrame) -> tuple[Block, ...]:
         *((k.replace("-", " "),) for k in KINDS),
     )  # fmt: skip
     note = Para(
-        ("A player is judged in a game when the record has their Hand line; mistakes are counted in those games only.",)
+        (
+            "A player is judged in a game when their hand is known (a Hand line, or worked out from the record); "
+            "mistakes are counted in those games only.",
+        )
     )
     table = Table(head, tuple(rows), align="l" + "r" * (len(head) - 1))
     return (note, table_or_none(table, "No players."))

@@ -49,7 +49,8 @@ def state_dict(game: Game, holders: Holders, view: str, at: int) -> dict[str, An
 
 def threats_dict(analysis: Analysis, at: int) -> dict[str, Any]:
     found = threats(analysis, at)
-    return {"at": at, "by": {p: None if bs is None else [b.name for b in bs] for p, bs in found.items()}}
+    by = {p: None if bs is None else [b.name for b in bs] for p, bs in found.items()}
+    return {"at": at, "by": by, "worked_out": list(analysis.worked_out)}
 
 
 def lockouts_dict(analysis: Analysis, at: int) -> dict[str, Any]:
@@ -88,6 +89,7 @@ def analysis_dict(analysis: Analysis) -> dict[str, Any]:
         "teams": [list(t) for t in record.table.teams],
         "players": list(record.players),
         "views": list(analysis.views),
+        "worked_out": list(analysis.worked_out),
         "finished": game.finished,
         "score": list(game.final.score),
         "steps": steps,

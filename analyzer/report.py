@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from .analysis import Analysis, Holders, analyze
+from .analysis import Analysis, Holders
 from .cards import Card
 from .charts import known_chart, score_chart
 from .errors import UsageError
+from .hindsight import judged_analysis
 from .information import AskInformation, PlayerInformation, ask_information, player_information
 from .knowledge import PUBLIC, ViewTracker, resolve_view
 from .odds import TooLarge, card_odds
@@ -143,7 +144,7 @@ def build_report(
     record = game.record
     name = resolve_view(record, view)
     if analysis is None:
-        analysis = analyze(game, upto=game.trusted_until)
+        analysis = judged_analysis(game)[0]
     steps = _moments(game, analysis.steps, moments)
     bits: dict[str, PlayerInformation] | None = None
     if found is None:
@@ -347,7 +348,11 @@ def _players_table(game: Game, found: MistakeReport, bits: dict[str, PlayerInfor
         if bits is not None:
             mine = bits[r["player"]]
             info = ((f"{mine.given:.1f}",), (f"{mine.gained:.1f}",))
-        judged: tuple[Inline, ...] = () if r["hand"] else (styled("muted", " (no Hand line)"),)
+        judged: tuple[Inline, ...] = ()
+        if r["player"] in found.worked_out:
+            judged = (styled("muted", " (hand worked out from the record)"),)
+        elif not r["hand"]:
+            judged = (styled("muted", " (no Hand line)"),)
         cells = (
             (who(game, r["player"]),),
             (str(r["team"]),),
@@ -580,20 +585,38 @@ def _mistake_blocks(game: Game, analysis: Analysis, found: MistakeReport) -> tup
         blocks.append(Para((strong(plural(len(found.mistakes), "mistake")), f": {summary}.")))
     else:
         blocks.append(Para(("No mistakes found.",)))
+    if found.worked_out:
+        blocks.append(
+            Para(
+                (
+                    "Judged with their hand worked out from the record (no Hand line, but every deal "
+                    "that fits the record gives them the same cards): ",
+                    *names(game, found.worked_out),
+                    ".",
+                )
+            )
+        )
     if found.unjudged:
         blocks.append(
             Para(
                 (
-                    "Not judged in their own view (no Hand line): ",
+                    "Hand not known (no Hand line, and the record does not fix it): ",
                     *names(game, found.unjudged),
-                    ". Their wrong claims are listed without saying whether they could have known "
-                    "better, and their missed claims and hopeless asks cannot be seen.",
+                    ". They are judged from the public view only: what the whole table could see, a "
+                    "lower bound of what they knew. A wrong claim of theirs is called a guess only "
+                    "when the public view shows it.",
                 )
             )
         )
-    else:
+    elif not found.worked_out:
         everyone = "Every player has a Hand line, so everyone is judged in their own view."
         blocks.append(Para((everyone,)))
+    if found.unfinished:
+        stops = (
+            f"The record is unfinished: it stops after event {len(game.events)}. A claim that could "
+            "be made and never was is counted as missed where it could first be made."
+        )
+        blocks.append(Para((stops,)))
     if game.violations:
         broken = game.violations[0].event
         upto = f"The record breaks the rules at event {broken}; judged to event {analysis.steps}."
@@ -609,7 +632,7 @@ def _mistake_blocks(game: Game, analysis: Analysis, found: MistakeReport) -> tup
             (who(game, m.player),) if m.player else (),
             (_tag(m.kind),),
             (kind_text(m.book),) if m.book else (),
-            (m.why, *((" — ", em(m.odds)) if m.odds else ())),
+            (m.why, *((" — ", em(m.odds)) if m.odds else ()), *((" (", em(m.hand_note), ")") if m.hand_note else ())),
             (m.cost,),
         )
         rows.append(Row(cells))

@@ -121,11 +121,23 @@ def lockouts(analysis: Analysis, at: int) -> list[Lockout]:
 # ---------------------------------------------------------------- mistakes
 
 KINDS = ("missed-claim", "wrong-claim", "broken-lockout", "hopeless-ask", "rule-break")
+# How the view a mistake is judged in is known (see ``Analysis.hand_status``), as the mistake says it.
+HAND_NOTES = {
+    "written": "",
+    "worked out": "hand worked out from the record",
+    "unknown": "hand not known: judged from the public view, a lower bound of what {who} knew",
+}
 
 
 @dataclass(frozen=True)
 class Mistake:
-    """A mistake a coach would point out: where, who, what they could have known, what it cost."""
+    """A mistake a coach would point out: where, who, what they could have known, what it cost.
+
+    ``hand`` says how the view it is judged in is known: ``written`` (a Hand line), ``worked
+    out`` (the deal in hindsight fixes the hand), or ``unknown`` (judged from the public view,
+    which proves no more than a lower bound of what the player knew). A broken lockout is judged
+    in the view of the opponent who could take the book.
+    """
 
     event: int
     player: str
@@ -135,6 +147,16 @@ class Mistake:
     cost: str
     known: dict[str, list[str]] = field(default_factory=dict)  # card -> holders in the player's view
     odds: str | None = None  # the exact odds the player faced, when quoted (see ``quote_odds``)
+    hand: str = "written"
+    judged: str | None = None  # whose hand ``hand`` is about, when not the player's (a broken lockout's target)
+
+    @property
+    def hand_note(self) -> str:
+        """``Eli's hand worked out from the record``, the public view's lower bound, or nothing."""
+        if self.kind == "rule-break" or not HAND_NOTES[self.hand]:
+            return ""
+        who = self.judged or self.player
+        return f"{who}'s " + HAND_NOTES[self.hand].format(who=who)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -146,13 +168,17 @@ class Mistake:
             "cost": self.cost,
             "known": self.known,
             "odds": self.odds,
+            "hand": self.hand,
+            "hand_of": self.judged or self.player,
         }
 
 
 @dataclass
 class MistakeReport:
     mistakes: list[Mistake]
-    unjudged: list[str]  # players without a Hand line, whose own views could not be judged
+    unjudged: list[str]  # players whose hand is not known: judged from the public view only
+    worked_out: list[str] = field(default_factory=list)  # players judged with a hand worked out from the record
+    unfinished: bool = False  # the record stops before the game ends
 
 
 def may_claim(game: Game, step: Step, player: str) -> bool:
@@ -198,21 +224,35 @@ def _fate(game: Game, book: Book, team: int) -> tuple[bool, str]:
     return lost, f"{book.pretty} was {how} by {side} at event {result.event}"
 
 
+def judged_view(analysis: Analysis, player: str) -> str:
+    """The view a player is judged in: their own when their hand is known, else the public view."""
+    return player if analysis.has_view(player) else PUBLIC
+
+
 def mistakes(analysis: Analysis) -> MistakeReport:
-    """Every mistake of the five kinds, in event order."""
+    """Every mistake of the five kinds, in event order.
+
+    Players whose hand is known (written, or worked out from the record) are judged in their own
+    view; the others in the public view, which finds only what the whole table could see.
+    """
     game = analysis.game
     found: list[Mistake] = []
     found += _missed_claims(analysis)
     found += _wrong_claims(analysis)
     found += _asks(analysis)
     for v in game.violations:
+        hand = analysis.hand_status(v.player) if v.player else "unknown"
         found.append(
-            Mistake(v.event, v.player or "", "rule-break", None, v.message, "the events after it are untrusted")
+            Mistake(
+                v.event, v.player or "", "rule-break", None, v.message, "the events after it are untrusted", hand=hand
+            )
         )
     order = {k: i for i, k in enumerate(KINDS)}
     found.sort(key=lambda m: (m.event, order[m.kind], m.player))
-    unjudged = [p for p in game.record.players if not analysis.has_view(p)]
-    return MistakeReport(found, unjudged)
+    players = game.record.players
+    unjudged = [p for p in players if not analysis.has_view(p)]
+    worked_out = [p for p in players if p in analysis.worked_out]
+    return MistakeReport(found, unjudged, worked_out, unfinished=not game.finished)
 
 
 def _missed_claims(analysis: Analysis) -> list[Mistake]:
@@ -220,42 +260,49 @@ def _missed_claims(analysis: Analysis) -> list[Mistake]:
     events = game.events
     table = game.record.table
     out = []
+    # The step where the record stops counts too: a claim left unmade there is still missed.
+    last = min(len(events), analysis.steps)
     for player in game.record.players:
-        if not analysis.has_view(player):
-            continue
+        view = judged_view(analysis, player)
         team = table.team_of(player)
         done: set[str] = set()
-        for at in range(min(len(events), analysis.steps + 1)):
+        for at in range(last + 1):
             step = game.step(at)
             if not may_claim(game, step, player):
                 continue
-            nxt = events[at]
-            holders = analysis.holders(player, at)
-            for c in claimable(game, holders, player):
-                if c.book.name in done:
-                    continue
-                if isinstance(nxt, Claim) and nxt.book == c.book and table.team_of(nxt.claimant) == team:
-                    done.add(c.book.name)
+            nxt = events[at] if at < len(events) else None
+            holders = analysis.holders(view, at)
+            for c in claimable(game, holders, view):
+                if c.team != team or c.book.name in done:
                     continue
                 done.add(c.book.name)
+                if isinstance(nxt, Claim) and nxt.book == c.book and table.team_of(nxt.claimant) == team:
+                    continue
                 lost_cards = _cards_taken(game, c.book, team, after=at + 1)
                 lost, fate = _fate(game, c.book, team)
-                if not lost_cards and not lost:
+                unclaimed = c.book.name not in game.final.books
+                if not lost_cards and not lost and not unclaimed:
                     continue  # kept on purpose (a stalemate breaker) at no cost
                 costs = []
                 if lost_cards:
                     costs.append("opponents then took " + ", ".join(lost_cards))
-                costs.append(fate)
+                costs.append(f"{fate} (the record is unfinished)" if unclaimed else fate)
+                when = f"after event {at}" if nxt is not None else f"where the record stops, after event {at}"
+                knew = (
+                    f"{player} knew every card of {c.book.pretty}"
+                    if view == player
+                    else f"the whole table could see every card of {c.book.pretty} in {player}'s team"
+                )
                 out.append(
                     Mistake(
-                        at + 1,
+                        min(at + 1, len(events)),
                         player,
                         "missed-claim",
                         c.book.name,
-                        f"after event {at} {player} knew every card of {c.book.pretty} "
-                        f"({_where(holders, c.book)}) and could claim, but did not",
+                        f"{when} {knew} ({_where(holders, c.book)}) and {player} could claim, but did not",
                         "; ".join(costs),
                         _seen(holders, c.book),
+                        hand=analysis.hand_status(player),
                     )
                 )
     return out
@@ -289,26 +336,34 @@ def _wrong_claims(analysis: Analysis) -> list[Mistake]:
             else f"{e.book.pretty} went to the opponents"
         )
         who = e.claimant
-        if not analysis.has_view(who):
-            why = (
-                f"the claim of {e.book.pretty} failed; {who} has no Hand line, so whether it was a guess is not judged"
-            )
-            out.append(Mistake(i, who, "wrong-claim", e.book.name, why, cost))
-            continue
-        holders = analysis.holders(who, i - 1)
-        sure = [c for c in claimable(game, holders, who) if c.book == e.book]
+        view = judged_view(analysis, who)
+        hand = analysis.hand_status(who)
+        holders = analysis.holders(view, i - 1)
         team = table.team_of(who)
+        sure = [c for c in claimable(game, holders, view) if c.book == e.book and c.team == team]
         placed = book_holders(holders, e.book)
         if sure:
-            why = f"{who} could know the right split ({_where(holders, e.book)}) but declared another"
+            split = f"the right split ({_where(holders, e.book)})"
+            why = (
+                f"{who} could know {split} but declared another"
+                if view == who
+                else f"the whole table could see {split} but {who} declared another"
+            )
         elif all(len(h) == 1 for h in placed.values()):
             theirs = ", ".join(f"{c.pretty} {h[0]}" for c, h in placed.items() if table.team_of(h[0]) != team)
             why = f"against what {who} could know: an opponent held {theirs}"
-        elif any(table.team_of(p) != team for h in book_holders(holders, e.book).values() for p in h):
+        elif view != who:
+            why = (
+                f"the claim of {e.book.pretty} failed; {who}'s hand is not known, "
+                "so whether it was a guess is not judged"
+            )
+            out.append(Mistake(i, who, "wrong-claim", e.book.name, why, cost, hand=hand))
+            continue
+        elif any(table.team_of(p) != team for h in placed.values() for p in h):
             why = f"a guess: in {who}'s view an opponent could still hold a card ({_where(holders, e.book)})"
         else:
             why = f"a guess: the cards were with the team but the split was not known ({_where(holders, e.book)})"
-        out.append(Mistake(i, who, "wrong-claim", e.book.name, why, cost, _seen(holders, e.book)))
+        out.append(Mistake(i, who, "wrong-claim", e.book.name, why, cost, _seen(holders, e.book), hand=hand))
     return out
 
 
@@ -318,52 +373,62 @@ def _asks(analysis: Analysis) -> list[Mistake]:
     for i, e in enumerate(game.events[: analysis.steps + 1], start=1):
         if not isinstance(e, Ask):
             continue
-        if not e.yes and analysis.has_view(e.target):
-            theirs = analysis.holders(e.target, i - 1)
-            for book in threatened(game, theirs, e.target):
-                _, fate = _fate(game, book, game.record.table.team_of(e.asker))
-                mine = ""
-                if analysis.has_view(e.asker):
-                    own = analysis.holders(e.asker, i - 1)
-                    visible = all(len(h) == 1 for h in book_holders(own, book).values())
-                    mine = (
-                        f"; {e.asker} could see this too"
-                        if visible
-                        else f"; {e.asker} could not see it all ({_where(own, book)})"
-                    )
-                out.append(
-                    Mistake(
-                        i,
-                        e.asker,
-                        "broken-lockout",
-                        book.name,
-                        f"{e.target} could take {book.pretty} if given the turn "
-                        f"({_where(theirs, book)}), and the failed ask gave it to them{mine}",
-                        f"the turn went to {e.target}; {fate}",
-                        _seen(theirs, book),
-                    )
-                )
-        if analysis.has_view(e.asker):
-            mine_h = analysis.holders(e.asker, i - 1)
-            card_holders = mine_h.get(e.card, ())
-            if e.target in card_holders:
-                continue
-            if game.record.rules.bluffing and card_holders == (e.asker,):
-                continue  # a deliberate bluff for a card the asker holds
-            where = either(card_holders)
-            book = game.record.rules.deck.book_of(e.card)
-            out.append(
-                Mistake(
-                    i,
-                    e.asker,
-                    "hopeless-ask",
-                    book.name,
-                    f"{e.target} could not hold {e.card.pretty} in {e.asker}'s view (only {where} could)",
-                    f"the turn went to {e.target}",
-                    {e.card.code: list(card_holders)},
-                )
+        if not e.yes:
+            out += _broken_lockouts(analysis, i, e)
+        view = judged_view(analysis, e.asker)
+        mine_h = analysis.holders(view, i - 1)
+        card_holders = mine_h.get(e.card, ())
+        if e.target in card_holders:
+            continue
+        if game.record.rules.bluffing and card_holders == (e.asker,):
+            continue  # a deliberate bluff for a card the asker holds
+        where = either(card_holders)
+        whose = f"{e.asker}'s view" if view == e.asker else "the public view"
+        book = game.record.rules.deck.book_of(e.card)
+        out.append(
+            Mistake(
+                i,
+                e.asker,
+                "hopeless-ask",
+                book.name,
+                f"{e.target} could not hold {e.card.pretty} in {whose} (only {where} could)",
+                f"the turn went to {e.target}",
+                {e.card.code: list(card_holders)},
+                hand=analysis.hand_status(e.asker),
             )
+        )
     return out
+
+
+def _broken_lockouts(analysis: Analysis, i: int, e: Ask) -> list[Mistake]:
+    """A failed ask of an opponent who could then take a book, judged in the opponent's view."""
+    game = analysis.game
+    target_view = judged_view(analysis, e.target)
+    theirs = analysis.holders(target_view, i - 1)
+    asker_view = judged_view(analysis, e.asker)
+    own = analysis.holders(asker_view, i - 1)
+    found = []
+    for book in threatened(game, theirs, e.target):
+        _, fate = _fate(game, book, game.record.table.team_of(e.asker))
+        if all(len(h) == 1 for h in book_holders(own, book).values()):
+            mine = f"; {e.asker} could see this too" if asker_view == e.asker else "; the whole table could see it"
+        else:
+            mine = f"; {e.asker} could not see it all ({_where(own, book)})" if asker_view == e.asker else ""
+        found.append(
+            Mistake(
+                i,
+                e.asker,
+                "broken-lockout",
+                book.name,
+                f"{e.target} could take {book.pretty} if given the turn "
+                f"({_where(theirs, book)}), and the failed ask gave it to them{mine}",
+                f"the turn went to {e.target}; {fate}",
+                _seen(theirs, book),
+                hand=analysis.hand_status(e.target),
+                judged=e.target,
+            )
+        )
+    return found
 
 
 # ---------------------------------------------------------------- odds in the mistakes
@@ -388,23 +453,29 @@ def quote_odds(analysis: Analysis, report: MistakeReport, workers: int = 1) -> M
 
     Each quote is one count of deals; with ``workers > 1`` they are counted in forked processes.
     """
-    judged = frozenset(analysis.views)
+    judged = {v: analysis.worked_out.get(v) for v in analysis.views}
     parts = max(1, 4 * workers)
     numbered = list(enumerate(report.mistakes))
     chunks = [numbered[k::parts] for k in range(parts) if numbered[k::parts]]
     quoted = forked_map(analysis.game, _quote, [(chunk, judged) for chunk in chunks], workers)
     merged = sorted((pair for part in quoted for pair in part), key=lambda pair: pair[0])
-    return MistakeReport([m for _, m in merged], report.unjudged)
+    return replace(report, mistakes=[m for _, m in merged])
 
 
-def _quote(game: Game, job: tuple[list[tuple[int, Mistake]], frozenset[str]]) -> list[tuple[int, Mistake]]:
-    """Quote the odds of some mistakes (numbered, so the caller can put them back in order)."""
+def _quote(
+    game: Game, job: tuple[list[tuple[int, Mistake]], dict[str, tuple[Card, ...] | None]]
+) -> list[tuple[int, Mistake]]:
+    """Quote the odds of some mistakes (numbered, so the caller can put them back in order).
+
+    ``judged`` maps each view with a known hand to that hand when it is not written (worked out).
+    """
     numbered, judged = job
     trackers: dict[str, ViewTracker] = {}
 
     def position(view: str, at: int) -> Position:
         if view not in trackers:
-            trackers[view] = ViewTracker(game, view)
+            hand = judged[view]
+            trackers[view] = ViewTracker(game, view, hands=None if hand is None else {view: hand})
         return trackers[view].position(at)
 
     quoted = []

@@ -9,10 +9,11 @@ import typer
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from analyzer.analysis import Holders, analyze, solve_position
+from analyzer.analysis import Holders, solve_position
 from analyzer.cards import Card, parse_card
 from analyzer.contracts import analysis_dict, player_summary, ruled_out_reasons, state_dict
 from analyzer.errors import UsageError
+from analyzer.hindsight import judged_analysis
 from analyzer.knowledge import PUBLIC, Position, ViewTracker
 from analyzer.odds import card_odds
 from analyzer.replay import Game
@@ -207,7 +208,7 @@ def _pretty(code: str) -> str:
 def analyze_cmd(path: RecordArg, json_out: JsonOpt = False) -> None:
     """The whole game at once: every step in every view (public and each Hand), claims, threats, mistakes."""
     game = load_game(path)
-    result = analyze(game, workers=WORKERS)
+    result = judged_analysis(game, workers=WORKERS)[0]
     data = analysis_dict(result)
     if json_out:
         print_json(data)

@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from analyzer.analysis import analyze
+from analyzer.hindsight import judged_analysis
 from analyzer.information import ask_information
 from analyzer.knowledge import PUBLIC
 from analyzer.odds import TooLarge
@@ -54,7 +54,7 @@ def report_cmd(
     name = check_view(game, view)
     # Solve the views in forked workers before polars and matplotlib are loaded (forking after
     # they start their threads is not safe).
-    analysis = analyze(game, upto=game.trusted_until, workers=WORKERS)
+    analysis = judged_analysis(game, workers=WORKERS)[0]
     found = mistakes(analysis)
     asks = None
     if odds:

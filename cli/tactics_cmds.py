@@ -7,13 +7,14 @@ from typing import Annotated
 
 import typer
 
-from analyzer.analysis import Analysis, analyze
+from analyzer.analysis import Analysis
 from analyzer.contracts import lockouts_dict, threats_dict
+from analyzer.hindsight import judged_analysis
 from analyzer.information import ask_information, player_information
 from analyzer.knowledge import PUBLIC
 from analyzer.odds import TooLarge
 from analyzer.replay import Game
-from analyzer.tactics import claimable, lockouts, mistakes, quote_odds, threats
+from analyzer.tactics import HAND_NOTES, claimable, lockouts, mistakes, quote_odds, threats
 
 from .common import WORKERS, check_at, err, handles_errors, load_game, out, print_json
 from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg, view_at
@@ -43,10 +44,10 @@ def claims(path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: Js
 
 
 def _analyzed(path: Path, at: int | None) -> tuple[Game, int, Analysis]:
-    """Every view of the record up to ``at`` (default: the end)."""
+    """Every view of the record up to ``at`` (default: the end), hands worked out from the record included."""
     game = load_game(path)
     n = check_at(game, at)
-    return game, n, analyze(game, upto=n, workers=WORKERS)
+    return game, n, judged_analysis(game, upto=n, workers=WORKERS)[0]
 
 
 @handles_errors
@@ -57,12 +58,13 @@ def threats_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False) ->
         print_json(threats_dict(result, n))
         return
     for player, books in threats(result, n).items():
+        note = f" [dim]({HAND_NOTES['worked out']})[/dim]" if player in result.worked_out else ""
         if books is None:
             out.print(f"{player}: [dim]no Hand line, so their view is unknown[/dim]")
         elif books:
-            out.print(f"{player}: [bold red]{', '.join(b.name for b in books)}[/bold red]")
+            out.print(f"{player}: [bold red]{', '.join(b.name for b in books)}[/bold red]{note}")
         else:
-            out.print(f"{player}: none")
+            out.print(f"{player}: none{note}")
 
 
 @handles_errors
@@ -75,7 +77,9 @@ def lockouts_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False) -
         return
     missing = [p for p in game.record.players if not result.has_view(p)]
     if missing:
-        err.print(f"not judged (no Hand line): {', '.join(missing)}")
+        err.print(f"not judged (no Hand line, and the record does not fix their hand): {', '.join(missing)}")
+    if result.worked_out:
+        err.print(f"{HAND_NOTES['worked out']}: {', '.join(result.worked_out)}")
     if not found:
         out.print(f"No lockout after event {n}.")
     for lk in found:
@@ -97,14 +101,21 @@ def mistakes_cmd(
 ) -> None:
     """Missed claims, wrong claims, broken lockouts, hopeless asks and rule breaks."""
     game = load_game(path, lenient=True)
-    result = analyze(game, upto=game.trusted_until, workers=WORKERS)
+    result = judged_analysis(game, workers=WORKERS)[0]
     report = mistakes(result)
     try:
         report = quote_odds(result, report, workers=WORKERS)
     except TooLarge as exc:
         err.print(f"odds not quoted: {exc.message}")
+    if report.worked_out:
+        err.print(f"judged with their {HAND_NOTES['worked out']}: {', '.join(report.worked_out)}")
     if report.unjudged:
-        err.print(f"not judged in their own view (no Hand line): {', '.join(report.unjudged)}")
+        err.print(
+            f"hand not known (no Hand line, and the record does not fix it): {', '.join(report.unjudged)}; "
+            "judged from the public view only, a lower bound of what they knew"
+        )
+    if report.unfinished:
+        err.print(f"the record is unfinished: it stops after event {len(game.events)}")
     if json_out:
         print_json([m.to_dict() for m in report.mistakes])
         return
@@ -112,7 +123,8 @@ def mistakes_cmd(
         out.print("No mistakes found.")
     for m in report.mistakes:
         book = f" ({m.book.replace('-', ' ')})" if m.book else ""
-        out.print(f"[bold]{m.event}.[/bold] {m.player} — [bold red]{m.kind.replace('-', ' ')}[/bold red]{book}")
+        note = f"  [dim]({m.hand_note})[/dim]" if m.hand_note else ""
+        out.print(f"[bold]{m.event}.[/bold] {m.player} — [bold red]{m.kind.replace('-', ' ')}[/bold red]{book}{note}")
         out.print(f"    {m.why}")
         if m.odds:
             out.print(f"    [dim]odds:[/dim] {m.odds}")

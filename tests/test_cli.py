@@ -125,10 +125,16 @@ def test_threats_and_lockouts(tmp_path: Path) -> None:
     data = json.loads(out)
     assert code == 0 and data["at"] == 6 and set(data["by"]) == {"Anna", "Dev", "Ben", "Eli", "Cara", "Fay"}
     record = fish.loads(COLLECT_FOUR)
-    record.hands.pop("Fay")
+    record.hands.pop("Fay")  # the other five hands fix hers: she is judged in her own view
     path.write_text(fish.dumps(record))
     code, out, _ = run("threats", str(path), "--at", "6", "--json")
-    assert json.loads(out)["by"]["Fay"] is None
+    assert json.loads(out)["by"]["Fay"] == [] and json.loads(out)["worked_out"] == ["Fay"]
+    code, out, _ = run("threats", str(path), "--at", "6")
+    assert "Fay: none (hand worked out from the record)" in out
+    record.hands.pop("Eli")  # two hands open: neither is fixed
+    path.write_text(fish.dumps(record))
+    code, out, _ = run("threats", str(path), "--at", "6", "--json")
+    assert json.loads(out)["by"]["Fay"] is None and json.loads(out)["worked_out"] == []
     code, out, _ = run("threats", str(path), "--at", "6")
     assert "Fay: no Hand line" in out
     code, out, _ = run("lockouts", str(path), "--at", "6", "--json")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,12 +12,14 @@ from typer.testing import CliRunner
 
 from analyzer import record as fish
 from analyzer.cards import Card, DeckKind
-from analyzer.hindsight import deal_in_hindsight
+from analyzer.hindsight import deal_in_hindsight, judged_analysis
 from analyzer.knowledge import PUBLIC
 from analyzer.record import Record
 from analyzer.replay import replay
+from analyzer.report import build_report
 from analyzer.rules import HouseRule, RuleSet
 from analyzer.simulate import simulate
+from analyzer.tactics import mistakes
 from cli.main import app
 
 from .oracle import deal_count_bound, fitting_deals, shown_origins
@@ -167,3 +170,84 @@ def test_deal_of_a_record_against_its_hand_lines_names_the_line(tmp_path: Path) 
     result = runner.invoke(app, ["deal", str(path)])
     assert result.exit_code == 1
     assert result.stderr == f"{path}:24: Anna answers yes, but was not dealt 2S\n"
+
+
+# ------------------------------------------------------------ judging with hands worked out, or none
+
+
+@pytest.mark.parametrize("path", finished_records(), ids=lambda p: p.name)
+def test_mistakes_of_a_stripped_record_are_those_of_the_full_one_marked_worked_out(path: Path) -> None:
+    full = mistakes(judged_analysis(replay(fish.load(path)))[0])
+    record, hands = stripped(path)
+    analysis, found = judged_analysis(replay(record))
+    assert found.worked_out == analysis.worked_out and set(analysis.worked_out) == set(hands)
+    bare = mistakes(analysis)
+    assert bare.worked_out == list(record.players) and not bare.unjudged
+    assert [replace(m, hand="written") for m in bare.mistakes] == full.mistakes
+    assert all(m.hand == "worked out" for m in bare.mistakes)
+    assert all(m.hand_note.endswith("hand worked out from the record") for m in bare.mistakes if m.kind != "rule-break")
+
+
+DI_AND_ANN = """\
+Teams: Ann Ben Cy vs Di Ed Flo
+
+1. Ann asks Di for 2S: no
+2. Di asks Ben for 3S: no
+3. Ben asks Di for 7H: no
+4. Di asks Ann for 9C: no
+5. Ann asks Di for 7H: no
+"""
+
+
+def test_asking_again_after_a_no_is_hopeless_without_any_hand_line() -> None:
+    report = mistakes(judged_analysis(replay(fish.loads(DI_AND_ANN)))[0])
+    assert report.unjudged == ["Ann", "Di", "Ben", "Ed", "Cy", "Flo"] and report.unfinished
+    [m] = report.mistakes
+    assert (m.event, m.player, m.kind, m.book, m.hand) == (5, "Ann", "hopeless-ask", "low-hearts", "unknown")
+    assert "Di could not hold 7♥ in the public view" in m.why
+    assert m.hand_note == "Ann's hand not known: judged from the public view, a lower bound of what Ann knew"
+    assert m.to_dict()["hand"] == "unknown"
+
+
+def test_the_public_view_sees_a_broken_lockout_without_hand_lines() -> None:
+    record, _ = stripped(SAMPLES / "lockout.fish")
+    [m] = mistakes(judged_analysis(replay(record))[0]).mistakes
+    assert (m.event, m.player, m.kind, m.book, m.hand) == (12, "Ben", "broken-lockout", "low-spades", "unknown")
+    assert m.hand_note.startswith("Eli's hand not known") and "the whole table could see it" in m.why
+
+
+def test_a_claim_left_unmade_where_the_record_stops_is_missed() -> None:
+    # After event 5 the whole table knows every low spade: five shown, and 7♠ is the one Ann
+    # must have held to ask. Ann, on turn, never claims before the record stops.
+    text = """\
+Teams: Ann Ben Cy vs Di Ed Flo
+
+1. Ann asks Di for 2S: yes
+2. Ann asks Ed for 3S: yes
+3. Ann asks Flo for 4S: yes
+4. Ann asks Di for 5S: yes
+5. Ann asks Ed for 6S: yes
+"""
+    game = replay(fish.loads(text))
+    report = mistakes(judged_analysis(game)[0])
+    missed = [m for m in report.mistakes if m.kind == "missed-claim"]
+    assert [(m.event, m.player, m.book) for m in missed] == [(5, "Ann", "low-spades")]
+    assert "where the record stops, after event 5" in missed[0].why
+    assert "the whole table could see every card of low spades" in missed[0].why
+    assert "the record is unfinished" in missed[0].cost and report.unfinished
+
+
+def test_worked_out_hands_are_marked_in_the_text_json_and_report(tmp_path: Path) -> None:
+    record, _ = stripped(SAMPLES / "simulated-game.fish")
+    path = tmp_path / "game.fish"
+    path.write_text(fish.dumps(record))
+    shown = runner.invoke(app, ["mistakes", str(path)])
+    assert shown.exit_code == 0
+    assert "96. Dev — missed claim (high spades)  (Dev's hand worked out from the record)" in shown.stdout
+    said = " ".join(shown.stderr.split())  # the error console wraps long lines
+    assert "judged with their hand worked out from the record: Anna, Dev, Ben, Eli, Cara, Fay" in said
+    listed = json.loads(runner.invoke(app, ["mistakes", str(path), "--json"]).stdout)
+    assert listed and all(m["hand"] == "worked out" for m in listed)
+    md = build_report(replay(record), odds=False).markdown()
+    assert "Judged with their hand worked out from the record" in md
+    assert "(*Dev's hand worked out from the record*)" in md

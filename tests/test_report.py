@@ -151,7 +151,8 @@ def test_unfinished_record_partial_hands_and_a_player_view(markup: tuple[str, st
     html, md = markup
     assert "1–0" in md and "so far: unfinished, the record stops after 14 events" in md
     assert "Score:** 1–0 so far" in md
-    assert "Not judged in their own view (no Hand line): Ben, Eli, Cara, Fay" in md
+    assert "Hand not known (no Hand line, and the record does not fix it): Ben, Eli, Cara, Fay" in md
+    assert "The record is unfinished: it stops after event 14." in md
     assert "grids as Anna sees them" in md
     assert "After event 10, just before Anna claims low hearts" in md
     assert "After event 14, where the record ends" in md
