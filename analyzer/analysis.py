@@ -71,7 +71,7 @@ def solve_position(tracker: ViewTracker, at: int) -> tuple[Position, Holders]:
     try:
         pos = tracker.position(at)
         return pos, solve(pos).holders
-    except (Contradiction, NoFit):
+    except Contradiction:  # NoFit too
         raise first_unfit(tracker, at) from None
 
 
@@ -90,7 +90,7 @@ def first_unfit(tracker: ViewTracker, upto: int) -> Contradiction:
 def _fits(tracker: ViewTracker, at: int) -> bool:
     try:
         solve(tracker.position(at))
-    except (Contradiction, NoFit):
+    except Contradiction:  # NoFit too
         return False
     return True
 
@@ -103,10 +103,7 @@ def unfit_error(tracker: ViewTracker, at: int) -> Contradiction:
         whose = f" {tracker.view}'s hand and" if tracker.view in tracker.hands else f" {tracker.view} and"
     try:
         solve(tracker.position(at))
-    except Contradiction as exc:
-        exc.message = f"no deal fits{whose} the record after event {at}: {exc.message}"
-        return exc
-    except NoFit as exc:
+    except NoFit as exc:  # before Contradiction: a NoFit knows no event or line
         line = record.events[at - 1].line if at > 0 else record.header_lines.get("Teams")
         return Contradiction(
             f"no deal fits{whose} the record after event {at}: {exc.why}",
@@ -114,6 +111,9 @@ def unfit_error(tracker: ViewTracker, at: int) -> Contradiction:
             path=record.path,
             event=at,
         )
+    except Contradiction as exc:
+        exc.message = f"no deal fits{whose} the record after event {at}: {exc.message}"
+        return exc
     raise AssertionError("unfit_error called on a step that fits")
 
 

@@ -1,6 +1,6 @@
 """Many games at once: analyze every record in a folder on all cores, and summarize them.
 
-Each record (``*.fish`` or ``*.json`` directly in the folder) is read, replayed strictly,
+Each record (``*.fish`` or ``*.json`` directly in the folder) is read, replayed (strictly, or leniently),
 analyzed and judged for mistakes in a worker process. The results become three tables, written
 as Parquet and CSV: one row per game, one per player and game, one per record that failed
 (malformed, against the rules, or contradicting itself; its error is kept as ``FILE:LINE:
@@ -103,11 +103,12 @@ def load_record(path: Path) -> Record:
     return fish.load(path)
 
 
-def analyze_file(path: str) -> GameOutcome:
-    """Read, replay, analyze and judge one record (the work of one worker process)."""
+def analyze_file(path: str, lenient: bool = False) -> GameOutcome:
+    """Read, replay, analyze and judge one record (the work of one worker process); a lenient
+    replay is analyzed up to its last trusted step, its rule breaks among the mistakes."""
     name = Path(path).name
     try:
-        game = replay(load_record(Path(path)))
+        game = replay(load_record(Path(path)), lenient=lenient)
         found = mistakes(judged_analysis(game)[0])
     except HalfsuitError as exc:
         return GameOutcome(name, failure=failure_row(name, exc))
@@ -131,12 +132,16 @@ def run_batch(
     out_dir: str | Path,
     workers: int | None = None,
     progress: Progress | None = None,
+    *,
+    lenient: bool = False,
 ) -> BatchResult:
     """Analyze every record in ``folder`` and write the tables and the summary into ``out_dir``.
 
     ``workers`` processes share the records (default: one per core; 1 runs them here, in this
     process). ``progress`` is called after each record with (done, total, file name), in the
-    order records finish. Raises UsageError when the folder holds no record.
+    order records finish. ``lenient`` reads past rule breaks (each record's breaks counted among
+    its mistakes) instead of listing such a record as failed. Raises UsageError when the folder
+    holds no record.
 
     Workers are started with ``spawn`` (see ``_run``), so a script that calls this with more
     than one worker needs the usual ``if __name__ == "__main__":`` guard.
@@ -147,7 +152,7 @@ def run_batch(
     if workers is not None and workers < 1:
         raise UsageError(f"--workers must be at least 1, not {workers}")
     count = min(workers or os.cpu_count() or 1, len(paths))
-    outcomes = _run(paths, count, progress)
+    outcomes = _run(paths, count, progress, lenient)
     outcomes.sort(key=lambda o: o.file)
     games = pl.DataFrame([o.game for o in outcomes if o.game], schema=GAME_SCHEMA, orient="row")
     players = pl.DataFrame([r for o in outcomes for r in o.players], schema=PLAYER_GAME_SCHEMA, orient="row")
@@ -171,7 +176,7 @@ def run_batch(
     return BatchResult(games, players, failures, tuple(written))
 
 
-def _run(paths: Sequence[Path], workers: int, progress: Progress | None) -> list[GameOutcome]:
+def _run(paths: Sequence[Path], workers: int, progress: Progress | None, lenient: bool) -> list[GameOutcome]:
     total = len(paths)
     outcomes: list[GameOutcome] = []
 
@@ -182,13 +187,13 @@ def _run(paths: Sequence[Path], workers: int, progress: Progress | None) -> list
 
     if workers == 1:
         for p in paths:
-            done(analyze_file(str(p)))
+            done(analyze_file(str(p), lenient))
         return outcomes
     # spawn: fresh interpreters, so no lock held by a thread of this process (polars has a
     # thread pool) is copied into a worker half-taken, as fork could.
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(analyze_file, str(p)) for p in paths]
+        futures = [pool.submit(analyze_file, str(p), lenient) for p in paths]
         for future in as_completed(futures):
             done(future.result())
     return outcomes

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .cards import Card
+from .errors import Contradiction
 from .knowledge import Position, Requirement
 from .wording import either, plural
 
@@ -42,8 +43,12 @@ class Solution:
     witness: dict[Card, str]
 
 
-class NoFit(Exception):
-    """No deal fits the position; ``why`` says so in plain words."""
+class NoFit(Contradiction):
+    """No deal fits the position; ``why`` says so in plain words.
+
+    A contradiction like any other (exit 1). The solver and the counter see one position, not
+    the record: ``analysis.solve_position`` finds the event after which nothing fits and names it.
+    """
 
     def __init__(self, why: str) -> None:
         super().__init__(why)

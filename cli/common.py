@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
@@ -32,6 +32,11 @@ R = TypeVar("R")
 AT_HELP = "Stop after this many events (0 is right after the deal); default: all."
 AS_HELP = "Whose view: 'public' or a player with a Hand line."
 JSON_HELP = "Print JSON to stdout instead of a table."
+LENIENT_HELP = (
+    "Read on past rule breaks: each is reported once (on stderr), and play goes on from what the record "
+    "says happened, the player who acted taken to have had the turn."
+)
+LenientOpt = Annotated[bool, typer.Option("--lenient", help=LENIENT_HELP)]
 
 
 def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
@@ -52,6 +57,14 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def counting_odds() -> None:
+    """Load the exact counter (and numpy) only for the commands that count odds, and let glibc keep
+    freed memory for reuse: a big count makes and drops many arrays."""
+    from analyzer.odds import keep_freed_memory
+
+    keep_freed_memory()
+
+
 def load_record(path: Path) -> Record:
     """Read a record in the ``.fish`` text form or the JSON form (by extension or content)."""
     if not path.exists():
@@ -63,14 +76,27 @@ def load_record(path: Path) -> Record:
     return fish.load(path)
 
 
-def load_game(path: Path, lenient: bool = False) -> Game:
-    return replay(load_record(path), lenient=lenient)
+def load_game(path: Path, lenient: bool = False, warn: bool = True) -> Game:
+    """Read and replay a record: strictly (the first rule break is an error), or leniently, each
+    break then told on stderr unless ``warn`` is off (for commands that list them themselves)."""
+    game = replay(load_record(path), lenient=lenient)
+    if warn:
+        for line in break_lines(game):
+            sys.stderr.write(f"{line}\n")
+    return game
+
+
+def break_lines(game: Game) -> list[str]:
+    """``FILE:LINE: event N: message [code]`` for each rule break of a lenient replay."""
+    where = game.record.path or "<record>"
+    return [f"{where}:{v.line}: event {v.event}: {v.message} [{v.code}]" for v in game.violations]
 
 
 def check_at(game: Game, at: int | None) -> int:
+    """The step asked for; by default the last one (the last trusted one of a lenient replay)."""
     n = len(game.events)
     if at is None:
-        return n
+        return game.trusted_until
     if not 0 <= at <= n:
         raise UsageError(f"--at {at} is out of range: the record has {n} events", path=game.record.path)
     return at

@@ -15,7 +15,6 @@ from analyzer.contracts import analysis_dict, player_summary, ruled_out_reasons,
 from analyzer.errors import UsageError
 from analyzer.hindsight import judged_analysis
 from analyzer.knowledge import PUBLIC, Position, ViewTracker
-from analyzer.odds import card_odds
 from analyzer.replay import Game
 from analyzer.tactics import claimable, exact_text, odds_text
 
@@ -24,8 +23,10 @@ from .common import (
     AT_HELP,
     JSON_HELP,
     WORKERS,
+    LenientOpt,
     check_at,
     check_view,
+    counting_odds,
     handles_errors,
     load_game,
     out,
@@ -46,9 +47,9 @@ def register(app: typer.Typer) -> None:
     app.command("analyze")(analyze_cmd)
 
 
-def view_at(path: Path, at: int | None, view: str) -> tuple[Game, str, int, Position, Holders]:
+def view_at(path: Path, at: int | None, view: str, lenient: bool) -> tuple[Game, str, int, Position, Holders]:
     """Load, check the options, and solve one view at one step."""
-    game = load_game(path)
+    game = load_game(path, lenient)
     n = check_at(game, at)
     name = check_view(game, view)
     pos, holders = solve_position(ViewTracker(game, name), n)
@@ -56,9 +57,11 @@ def view_at(path: Path, at: int | None, view: str) -> tuple[Game, str, int, Posi
 
 
 @handles_errors
-def state(path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False) -> None:
+def state(
+    path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False, lenient: LenientOpt = False
+) -> None:
     """Every card in play: who can hold it (known, possible, impossible), in one view at one step."""
-    game, name, n, _, holders = view_at(path, at, view)
+    game, name, n, _, holders = view_at(path, at, view, lenient)
     if json_out:
         print_json(state_dict(game, holders, name, n))
         return
@@ -117,9 +120,10 @@ def who_has(
     at: AtOpt = None,
     view: AsOpt = PUBLIC,
     json_out: JsonOpt = False,
+    lenient: LenientOpt = False,
 ) -> None:
     """Who can have a card: the holders, whether it is known, and what ruled the others out."""
-    game, name, n, pos, holders = view_at(path, at, view)
+    game, name, n, pos, holders = view_at(path, at, view, lenient)
     card = parse_card_arg(card_text, game)
     claimed = next((r for r in game.step(n).books.values() if card in r.book.cards), None)
     if claimed is not None:
@@ -133,6 +137,9 @@ def who_has(
         return
     h = holders[card]
     reasons = ruled_out_reasons(game, pos, card, h)
+    counting_odds()
+    from analyzer.odds import card_odds
+
     share = card_odds(pos).cards[card]
     if json_out:
         print_json(
@@ -168,9 +175,10 @@ def hand(
     at: AtOpt = None,
     view: AsOpt = PUBLIC,
     json_out: JsonOpt = False,
+    lenient: LenientOpt = False,
 ) -> None:
     """A player's known and possible cards, by book."""
-    game, name, n, _, holders = view_at(path, at, view)
+    game, name, n, _, holders = view_at(path, at, view, lenient)
     who = game.record.table.resolve(player)
     if who is None:
         raise UsageError(f"'{player}' is not a player of this game", path=game.record.path)
@@ -205,9 +213,9 @@ def _pretty(code: str) -> str:
 
 
 @handles_errors
-def analyze_cmd(path: RecordArg, json_out: JsonOpt = False) -> None:
+def analyze_cmd(path: RecordArg, json_out: JsonOpt = False, lenient: LenientOpt = False) -> None:
     """The whole game at once: every step in every view (public and each Hand), claims, threats, mistakes."""
-    game = load_game(path)
+    game = load_game(path, lenient)
     result = judged_analysis(game, workers=WORKERS)[0]
     data = analysis_dict(result)
     if json_out:

@@ -6,8 +6,6 @@ from typing import Annotated
 
 import typer
 
-from analyzer.odds import keep_freed_memory
-
 from . import bench, deal, deduce, odds_cmds, records, reports, tactics_cmds
 from .common import DEBUG
 
@@ -26,7 +24,6 @@ def root(
 ) -> None:
     """halfsuit reads game records and works out exactly who can hold every card."""
     DEBUG["on"] = debug
-    keep_freed_memory()
 
 
 for group in (records, deduce, deal, tactics_cmds, odds_cmds, reports, bench):

@@ -9,13 +9,23 @@ import typer
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from analyzer.advice import suggest as advise
 from analyzer.analysis import solve_position
 from analyzer.knowledge import PUBLIC, ViewTracker
-from analyzer.odds import card_odds
 from analyzer.tactics import exact_text
 
-from .common import AT_HELP, JSON_HELP, check_at, check_view, handles_errors, load_game, out, print_json, team_style
+from .common import (
+    AT_HELP,
+    JSON_HELP,
+    LenientOpt,
+    check_at,
+    check_view,
+    counting_odds,
+    handles_errors,
+    load_game,
+    out,
+    print_json,
+    team_style,
+)
 from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg
 
 
@@ -36,12 +46,17 @@ def shade(f: Fraction) -> Text:
 
 
 @handles_errors
-def odds(path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False) -> None:
+def odds(
+    path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False, lenient: LenientOpt = False
+) -> None:
     """Exact odds that each player holds each card, counting every fitting deal."""
-    game = load_game(path)
+    game = load_game(path, lenient)
     n = check_at(game, at)
     name = check_view(game, view)
     pos, _ = solve_position(ViewTracker(game, name), n)
+    counting_odds()
+    from analyzer.odds import card_odds
+
     result = card_odds(pos)
     if json_out:
         print_json(
@@ -81,10 +96,14 @@ def suggest(
     at: Annotated[int | None, typer.Option("--at", help=AT_HELP)] = None,
     top: Annotated[int, typer.Option(help="How many asks to show.")] = 10,
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+    lenient: LenientOpt = False,
 ) -> None:
     """Advice for the player on turn: legal asks ranked by exact odds, and claims with their odds."""
-    game = load_game(path)
+    game = load_game(path, lenient)
     n = check_at(game, at)
+    counting_odds()
+    from analyzer.advice import suggest as advise
+
     advice = advise(game, view, n)
     if json_out:
         print_json(

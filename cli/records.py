@@ -25,6 +25,8 @@ from .common import (
     AT_HELP,
     JSON_HELP,
     WORKERS,
+    LenientOpt,
+    break_lines,
     check_at,
     err,
     handles_errors,
@@ -49,13 +51,11 @@ def register(app: typer.Typer) -> None:
 @handles_errors
 def validate(
     path: RecordArg,
-    lenient: Annotated[
-        bool, typer.Option("--lenient", help="Report every rule break instead of stopping at the first.")
-    ] = False,
+    lenient: LenientOpt = False,
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Check a record: its format, every rule of play, its Hand lines, and that some deal fits it."""
-    game = load_game(path, lenient=lenient)
+    game = load_game(path, lenient=lenient, warn=False)
     if not game.violations:
         # No rule broken in public: now check that some deal fits, in public and with the hands.
         analyze(game, upto=len(game.events), workers=WORKERS)
@@ -72,10 +72,12 @@ def validate(
     if json_out:
         print_json(result)
     else:
-        for v in game.violations:
-            err.print(f"{path}:{v.line}: event {v.event}: {v.message} [{v.code}]")
+        for line in break_lines(game):
+            sys.stderr.write(f"{line}\n")
         if game.violations:
-            err.print(f"{plural(len(game.violations), 'rule break')}; events after {game.trusted_until} are untrusted")
+            n = game.trusted_until
+            trust = f"events after {n} are untrusted" if n < len(game.events) else "the cards are trusted throughout"
+            sys.stderr.write(f"{plural(len(game.violations), 'rule break')}; {trust}\n")
         else:
             state = "finished" if game.finished else "unfinished"
             a, b = game.final.score
@@ -154,7 +156,7 @@ def show(
     path: RecordArg,
     at: Annotated[int | None, typer.Option(help=AT_HELP)] = None,
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
-    lenient: Annotated[bool, typer.Option("--lenient", help="Show a record that breaks rules.")] = False,
+    lenient: LenientOpt = False,
 ) -> None:
     """Teams, score, card counts and the events as a readable table."""
     game = load_game(path, lenient=lenient)

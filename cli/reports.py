@@ -1,4 +1,4 @@
-"""Report commands: a post-game report of one record, and a batch summary of a folder of records.
+"""Report commands: a post-game report and a replay page of one record, and a batch summary.
 
 ``analyzer.report`` and ``analyzer.batch`` are imported inside the commands: matplotlib and
 polars take a while to load, and every other command would pay for them.
@@ -13,19 +13,19 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from analyzer.analysis import analyze
 from analyzer.hindsight import judged_analysis
-from analyzer.information import ask_information
 from analyzer.knowledge import PUBLIC
-from analyzer.odds import TooLarge
 from analyzer.tactics import mistakes, quote_odds
 
-from .common import AS_HELP, WORKERS, check_view, err, handles_errors, load_game, out
+from .common import AS_HELP, WORKERS, LenientOpt, check_view, counting_odds, err, handles_errors, load_game, out
 
 RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
 
 
 def register(app: typer.Typer) -> None:
     app.command("report")(report_cmd)
+    app.command("replay")(replay_cmd)
     app.command("batch")(batch_cmd)
 
 
@@ -44,13 +44,14 @@ def report_cmd(
     odds: Annotated[
         bool, typer.Option(help="Shade grids by exact odds, quote odds in mistakes, count bits per player.")
     ] = True,
+    lenient: LenientOpt = False,
 ) -> None:
     """Write a post-game report: an HTML page and its Markdown twin with charts (SVG).
 
-    Prints the paths written. Exit 1 when the record breaks the rules or contradicts itself,
-    2 when it cannot be read.
+    Prints the paths written. Exit 1 when the record breaks the rules (unless --lenient: the
+    breaks are then marked in the report) or contradicts itself, 2 when it cannot be read.
     """
-    game = load_game(path)
+    game = load_game(path, lenient)
     name = check_view(game, view)
     # Solve the views in forked workers before polars and matplotlib are loaded (forking after
     # they start their threads is not safe).
@@ -58,6 +59,10 @@ def report_cmd(
     found = mistakes(analysis)
     asks = None
     if odds:
+        counting_odds()
+        from analyzer.information import ask_information
+        from analyzer.odds import TooLarge
+
         try:
             found = quote_odds(analysis, found, workers=WORKERS)
             asks = ask_information(game, analysis.steps, workers=WORKERS)
@@ -71,6 +76,36 @@ def report_cmd(
 
 
 @handles_errors
+def replay_cmd(
+    path: RecordArg,
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the page into.")] = Path("reports"),
+    odds: Annotated[bool, typer.Option(help="Shade the grids by exact odds and show them for each card.")] = True,
+) -> None:
+    """Write a replay page: one HTML file to step through the game in every view (opens from disk).
+
+    Prints the path written. Exit 1 when the record breaks the rules or contradicts itself,
+    2 when it cannot be read.
+    """
+    from analyzer.replay_page import odds_table, write_replay
+
+    game = load_game(path)
+    analysis = analyze(game, upto=game.trusted_until, workers=WORKERS)
+    found = mistakes(analysis)
+    table = None
+    if odds:
+        counting_odds()
+        from analyzer.odds import TooLarge
+
+        try:
+            found = quote_odds(analysis, found, workers=WORKERS)
+            table = odds_table(game, list(analysis.views), analysis.steps, WORKERS)
+        except TooLarge:
+            table = None
+    page = write_replay(game, out_dir, analysis, found, table, with_odds=False)
+    out.print(str(page.path))
+
+
+@handles_errors
 def batch_cmd(
     folder: Annotated[Path, typer.Argument(help="A folder of records (*.fish, *.json).")],
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder for the tables and the summary.")],
@@ -78,6 +113,7 @@ def batch_cmd(
         int | None,
         typer.Option("--workers", "-j", min=1, help="Worker processes (default: one per core)."),
     ] = None,
+    lenient: LenientOpt = False,
 ) -> None:
     """Analyze every record in a folder: per-game and per-player tables and a summary page.
 
@@ -99,7 +135,7 @@ def batch_cmd(
         def progress(done: int, total: int, name: str) -> None:
             bar.update(task, completed=done, total=total, description=f"analyzing {name}")
 
-        result = run_batch(folder, out_dir, workers, progress)
+        result = run_batch(folder, out_dir, workers, progress, lenient=lenient)
     for written in result.files:
         out.print(str(written))
     for message in result.failures.get_column("message").to_list():

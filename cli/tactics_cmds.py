@@ -10,13 +10,11 @@ import typer
 from analyzer.analysis import Analysis
 from analyzer.contracts import lockouts_dict, threats_dict
 from analyzer.hindsight import judged_analysis
-from analyzer.information import ask_information, player_information
 from analyzer.knowledge import PUBLIC
-from analyzer.odds import TooLarge
 from analyzer.replay import Game
 from analyzer.tactics import HAND_NOTES, claimable, lockouts, mistakes, quote_odds, threats
 
-from .common import WORKERS, check_at, err, handles_errors, load_game, out, print_json
+from .common import WORKERS, LenientOpt, check_at, counting_odds, err, handles_errors, load_game, out, print_json
 from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg, view_at
 
 
@@ -28,9 +26,11 @@ def register(app: typer.Typer) -> None:
 
 
 @handles_errors
-def claims(path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False) -> None:
+def claims(
+    path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False, lenient: LenientOpt = False
+) -> None:
     """Books that can be claimed in a view, with the declaration to make."""
-    game, name, n, _, holders = view_at(path, at, view)
+    game, name, n, _, holders = view_at(path, at, view, lenient)
     found = claimable(game, holders, name)
     if json_out:
         print_json({"at": n, "as": name, "claimable": [c.to_dict() for c in found]})
@@ -43,17 +43,17 @@ def claims(path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: Js
         out.print(f"[green]team {c.team}[/green]  {c.declaration(speaker)}")
 
 
-def _analyzed(path: Path, at: int | None) -> tuple[Game, int, Analysis]:
+def _analyzed(path: Path, at: int | None, lenient: bool) -> tuple[Game, int, Analysis]:
     """Every view of the record up to ``at`` (default: the end), hands worked out from the record included."""
-    game = load_game(path)
+    game = load_game(path, lenient)
     n = check_at(game, at)
     return game, n, judged_analysis(game, upto=n, workers=WORKERS)[0]
 
 
 @handles_errors
-def threats_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False) -> None:
+def threats_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False, lenient: LenientOpt = False) -> None:
     """Books each player could take if given the turn, judged in their own view."""
-    _, n, result = _analyzed(path, at)
+    _, n, result = _analyzed(path, at, lenient)
     if json_out:
         print_json(threats_dict(result, n))
         return
@@ -68,9 +68,9 @@ def threats_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False) ->
 
 
 @handles_errors
-def lockouts_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False) -> None:
+def lockouts_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False, lenient: LenientOpt = False) -> None:
     """Books threatened from both sides, and the opponents each team must not ask."""
-    game, n, result = _analyzed(path, at)
+    game, n, result = _analyzed(path, at, lenient)
     found = lockouts(result, n)
     if json_out:
         print_json(lockouts_dict(result, n))
@@ -98,11 +98,18 @@ def mistakes_cmd(
     bits: Annotated[
         bool, typer.Option("--bits", help="Also total, per player, the bits their asks gave away and gained.")
     ] = False,
+    lenient: Annotated[
+        bool, typer.Option("--lenient", help="Always on here: rule breaks are listed among the mistakes.")
+    ] = True,
 ) -> None:
-    """Missed claims, wrong claims, broken lockouts, hopeless asks and rule breaks."""
-    game = load_game(path, lenient=True)
+    """Missed claims, wrong claims, broken lockouts, hopeless asks and rule breaks (read leniently)."""
+    game = load_game(path, lenient=True, warn=False)
     result = judged_analysis(game, workers=WORKERS)[0]
     report = mistakes(result)
+    counting_odds()
+    from analyzer.information import ask_information, player_information
+    from analyzer.odds import TooLarge
+
     try:
         report = quote_odds(result, report, workers=WORKERS)
     except TooLarge as exc:
