@@ -79,9 +79,9 @@ def suggest(game: Game, player: str, at: int) -> Advice:
         raise UsageError("advice is for a player: name one with --as", path=record.path)
     step = game.step(at)
     if len(step.books) == len(record.rules.deck.books):
-        raise UsageError(f"the game is over after event {at}", path=record.path)
+        raise UsageError(f"the game is over {record.after_label(at)}", path=record.path)
     if step.turn is not None and step.turn != name:
-        raise UsageError(f"{name} is not on turn after event {at}: it is {step.turn}'s turn", path=record.path)
+        raise UsageError(f"{name} is not on turn {record.after_label(at)}: it is {step.turn}'s turn", path=record.path)
     mine, _ = solve_position(ViewTracker(game, name), at)  # a contradiction, with its event
     odds = card_odds(mine)
     public = ViewTracker(game, PUBLIC).position(at)

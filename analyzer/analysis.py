@@ -106,13 +106,13 @@ def unfit_error(tracker: ViewTracker, at: int) -> Contradiction:
     except NoFit as exc:  # before Contradiction: a NoFit knows no event or line
         line = record.events[at - 1].line if at > 0 else record.header_lines.get("Teams")
         return Contradiction(
-            f"no deal fits{whose} the record after event {at}: {exc.why}",
+            f"no deal fits{whose} the record {record.after_label(at)}: {exc.why}",
             line=line,
             path=record.path,
-            event=at,
+            event=record.written_number(at),
         )
     except Contradiction as exc:
-        exc.message = f"no deal fits{whose} the record after event {at}: {exc.message}"
+        exc.message = f"no deal fits{whose} the record {record.after_label(at)}: {exc.message}"
         return exc
     raise AssertionError("unfit_error called on a step that fits")
 

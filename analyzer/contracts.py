@@ -116,7 +116,7 @@ def ruled_out_reasons(game: Game, pos: Position, card: Card, holders: tuple[str,
             reasons[p] = f"{p}'s own hand" if p == pos.view else "the view's own hand"
         else:
             e = events[event - 1]
-            reasons[p] = f"event {event}: {_event_reason(e, p, card)}"
+            reasons[p] = f"{game.record.event_label(event)}: {_event_reason(e, p, card)}"
     return reasons
 
 

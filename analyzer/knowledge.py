@@ -217,8 +217,8 @@ class ViewTracker:
         events = self.record.events
         line = events[step - 1].line if step > 0 else self.record.header_lines.get("Teams")
         if 0 < event < step:
-            message = f"event {event}: {message}"
-        return Contradiction(message, line=line, path=self.record.path, event=step)
+            message = f"{self.record.event_label(event)}: {message}"
+        return Contradiction(message, line=line, path=self.record.path, event=self.record.written_number(step))
 
     def position(self, at: int) -> Position:
         """The constraints after ``at`` events; raises Contradiction when they contradict directly."""

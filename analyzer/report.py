@@ -24,7 +24,7 @@ from .hindsight import judged_analysis
 from .information import AskInformation, PlayerInformation, ask_information, player_information
 from .knowledge import PUBLIC, ViewTracker, resolve_view
 from .odds import TooLarge, card_odds
-from .record import Ask, Claim, Comment, Event, Pass
+from .record import Ask, Claim, Comment, Event, Pass, Record
 from .render import (
     Block,
     Chart,
@@ -255,8 +255,8 @@ def _game_blocks(game: Game, analysis: Analysis) -> tuple[Block, ...]:
     rows.append(("Hand lines", names(game, record.hands) if record.hands else ("none",)))
     rows.append(("Events", (str(len(game.events)),)))
     if game.violations:
-        broken = game.violations[0].event
-        why = f"the record breaks the rules at event {broken}; analyzed to event {analysis.steps}"
+        broken = record.event_label(game.violations[0].event)
+        why = f"the record breaks the rules at {broken}; analyzed to {_upto(record, analysis.steps)}"
         rows.append(("Untrusted", (why,)))
     rows.extend((key, (value,)) for key, value in record.extra)
     info = Items(tuple((strong(k), ": ", *v) for k, v in rows))
@@ -265,6 +265,7 @@ def _game_blocks(game: Game, analysis: Analysis) -> tuple[Block, ...]:
 
 
 def _books_table(game: Game) -> Table:
+    numbers = game.record.numbers()
     rows = []
     for book in game.record.rules.deck.books:
         result = game.final.books.get(book.name)
@@ -280,7 +281,7 @@ def _books_table(game: Game) -> Table:
             (who(game, result.claimant),),
             scored,
             (str(points),),
-            (link(f"#event-{result.event}", str(result.event)),),
+            (link(f"#event-{result.event}", str(numbers[result.event - 1])),),
         )
         rows.append(Row(cells))
     head = (("book",), ("how",), ("claimed by",), ("scored by",), ("points",), ("event",))
@@ -381,6 +382,7 @@ def _timeline(game: Game, found: MistakeReport) -> tuple[Block, ...]:
         by_event.setdefault(m.event, []).append((k, m))
     rows: list[Row] = []
     n = 0
+    numbers = game.record.numbers()
     for item in game.record.body:
         if isinstance(item, Comment):
             rows.append(Row(((), (), (em(item.text),), (), (), ()), "note"))
@@ -397,7 +399,7 @@ def _timeline(game: Game, found: MistakeReport) -> tuple[Block, ...]:
             " ",
         )
         cells = (
-            (anchor(f"event-{n}"), str(n)),
+            (anchor(f"event-{n}"), str(numbers[n - 1])),
             (who(game, turn),),
             text,
             result,
@@ -434,9 +436,14 @@ def _result(game: Game, event: Event, n: int) -> tuple[tuple[Inline, ...], str]:
 # ---------------------------------------------------------------- card locations
 
 
+def _upto(record: Record, steps: int) -> str:
+    """``event 24`` (as the file numbers it), or ``the deal`` when no event is trusted."""
+    return record.event_label(steps) if steps else "the deal"
+
+
 def _moment_title(game: Game, at: int) -> tuple[Inline, ...]:
     events = game.events
-    after = "After the deal" if at == 0 else f"After event {at}"
+    after = game.record.after_label(at).capitalize()
     if at < len(events) and isinstance(nxt := events[at], Claim):
         return (f"{after}, just before ", who(game, nxt.claimant), f" claims {nxt.book.pretty}")
     if at == len(events):
@@ -562,13 +569,13 @@ def _mistake_blocks(game: Game, analysis: Analysis, found: MistakeReport) -> tup
         blocks.append(Para((everyone,)))
     if found.unfinished:
         stops = (
-            f"The record is unfinished: it stops after event {len(game.events)}. A claim that could "
+            f"The record is unfinished: it stops {game.record.after_label(len(game.events))}. A claim that could "
             "be made and never was is counted as missed where it could first be made."
         )
         blocks.append(Para((stops,)))
     if game.violations:
-        broken = game.violations[0].event
-        upto = f"The record breaks the rules at event {broken}; judged to event {analysis.steps}."
+        broken = game.record.event_label(game.violations[0].event)
+        upto = f"The record breaks the rules at {broken}; judged to {_upto(game.record, analysis.steps)}."
         blocks.append(Para((upto,)))
     if not found.mistakes:
         return tuple(blocks)
@@ -577,7 +584,7 @@ def _mistake_blocks(game: Game, analysis: Analysis, found: MistakeReport) -> tup
     for k, m in enumerate(found.mistakes, start=1):
         cells = (
             (anchor(_mistake_id(k)), str(k)),
-            (link(f"#event-{m.event}", str(m.event)),),
+            (link(f"#event-{m.event}", str(m.number)),),
             (who(game, m.player),) if m.player else (),
             (_tag(m.kind),),
             (kind_text(m.book),) if m.book else (),

@@ -138,7 +138,7 @@ class Mistake:
     in the view of the opponent who could take the book.
     """
 
-    event: int
+    event: int  # the event's place in the record, counted from 1 (``number`` is what the file calls it)
     player: str
     kind: str
     book: str | None
@@ -148,6 +148,8 @@ class Mistake:
     odds: str | None = None  # the exact odds the player faced, when quoted (see ``quote_odds``)
     hand: str = "written"
     judged: str | None = None  # whose hand ``hand`` is about, when not the player's (a broken lockout's target)
+    number: int = 0  # the event's number as written in the file
+    line: int = 0  # and its line
 
     @property
     def hand_note(self) -> str:
@@ -159,7 +161,9 @@ class Mistake:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "event": self.event,
+            "event": self.number,
+            "line": self.line,
+            "index": self.event,
             "player": self.player,
             "kind": self.kind,
             "book": self.book,
@@ -198,6 +202,7 @@ def _where(holders: Holders, book: Book) -> str:
 
 def _fate(game: Game, book: Book, team: int) -> tuple[bool, str]:
     """Whether the team lost the book, and how it ended."""
+    record = game.record
     result = game.final.books.get(book.name)
     if result is None:
         return False, f"{book.pretty} was still in play when the record ends"
@@ -209,7 +214,7 @@ def _fate(game: Game, book: Book, team: int) -> tuple[bool, str]:
     lost = result.team != team
     by = game.record.table.team_of(result.claimant)
     side = "their team" if by == team else "the opponents"
-    return lost, f"{book.pretty} was {how} by {side} at event {result.event}"
+    return lost, f"{book.pretty} was {how} by {side} at {record.event_label(result.event)}"
 
 
 def judged_view(analysis: Analysis, player: str) -> str:
@@ -238,6 +243,12 @@ def mistakes(analysis: Analysis) -> MistakeReport:
         found.append(Mistake(v.event, v.player or "", "rule-break", None, v.message, cost, hand=hand))
     order = {k: i for i, k in enumerate(KINDS)}
     found.sort(key=lambda m: (m.event, order[m.kind], m.player))
+    events = game.events
+    numbers = game.record.numbers()
+    found = [
+        replace(m, number=numbers[m.event - 1], line=events[m.event - 1].line) if 0 < m.event <= len(events) else m
+        for m in found
+    ]
     players = game.record.players
     unjudged = [p for p in players if not analysis.has_view(p)]
     worked_out = [p for p in players if p in analysis.worked_out]
@@ -276,7 +287,8 @@ def _missed_claims(analysis: Analysis) -> list[Mistake]:
                 if lost_cards:
                     costs.append("opponents then took " + ", ".join(lost_cards))
                 costs.append(f"{fate} (the record is unfinished)" if unclaimed else fate)
-                when = f"after event {at}" if nxt is not None else f"where the record stops, after event {at}"
+                after = game.record.after_label(at)
+                when = after if nxt is not None else f"where the record stops, {after}"
                 knew = (
                     f"{player} knew every card of {c.book.pretty}"
                     if view == player
@@ -303,7 +315,7 @@ def _cards_taken(game: Game, book: Book, team: int, after: int) -> list[str]:
     taken = []
     for i, e in enumerate(game.events[after - 1 :], start=after):
         if isinstance(e, Ask) and e.yes and e.card in book.cards and table.team_of(e.asker) != team:
-            taken.append(f"{e.card.pretty} (event {i})")
+            taken.append(f"{e.card.pretty} ({game.record.event_label(i)})")
         if isinstance(e, Claim) and e.book == book:
             break
     return taken

@@ -81,7 +81,9 @@ def render_grid(game: Game, holders: Holders, view: str, n: int) -> None:
     step = game.step(n)
     players = record.players
     who = "the public" if view == PUBLIC else view
-    out.print(f"[bold]After event {n}, as {who} sees it[/bold]   ● known  ○ possible  · impossible")
+    out.print(
+        f"[bold]{record.after_label(n).capitalize()}, as {who} sees it[/bold]   ● known  ○ possible  · impossible"
+    )
     grid = RichTable(box=None, header_style="bold", pad_edge=False)
     grid.add_column("book")
     grid.add_column("card")
@@ -127,7 +129,9 @@ def who_has(
     card = parse_card_arg(card_text, game)
     claimed = next((r for r in game.step(n).books.values() if card in r.book.cards), None)
     if claimed is not None:
-        msg = f"{card.pretty} left play when {claimed.book.name} was claimed at event {claimed.event}"
+        msg = (
+            f"{card.pretty} left play when {claimed.book.name} was claimed at {game.record.event_label(claimed.event)}"
+        )
         if json_out:
             print_json(
                 {"at": n, "as": name, "card": card.code, "holders": [], "known": False, "claimed": claimed.event}
@@ -157,9 +161,9 @@ def who_has(
     who = "the public" if name == PUBLIC else name
     if len(h) == 1:
         where = f"[bold green]{h[0]}[/bold green]"
-        out.print(f"[bold]{card.pretty}[/bold] is with {where} (known, after event {n}, as {who} sees it)")
+        out.print(f"[bold]{card.pretty}[/bold] is with {where} (known, {game.record.after_label(n)}, as {who} sees it)")
     else:
-        out.print(f"[bold]{card.pretty}[/bold] can be with (after event {n}, as {who} sees it):")
+        out.print(f"[bold]{card.pretty}[/bold] can be with ({game.record.after_label(n)}, as {who} sees it):")
         width = max(len(p) for p in h)  # the odds in one column
         for p in h:
             short = f"  [dim]({odds_text(share[p])})[/dim]" if share[p].denominator < 1000 else ""
@@ -194,7 +198,7 @@ def hand(
         return
     viewer = "the public" if name == PUBLIC else name
     out.print(
-        f"[bold]{who}[/bold] (team {summary['team']}) holds {summary['count']} cards after event {n}; "
+        f"[bold]{who}[/bold] (team {summary['team']}) holds {summary['count']} cards {game.record.after_label(n)}; "
         f"as {viewer} sees it, {len(summary['known'])} are known"
     )
     table = RichTable(box=None, header_style="bold")

@@ -70,7 +70,7 @@ def odds(
         return
     record = game.record
     who = "the public" if name == PUBLIC else name
-    out.print(f"[bold]Odds after event {n}, as {who} sees it[/bold] ({result.deals:,} fitting deals)")
+    out.print(f"[bold]Odds {game.record.after_label(n)}, as {who} sees it[/bold] ({result.deals:,} fitting deals)")
     grid = RichTable(box=None, header_style="bold")
     grid.add_column("book")
     grid.add_column("card")
@@ -116,7 +116,9 @@ def suggest(
             }
         )
         return
-    out.print(f"[bold]{advice.player}, on turn after event {n}[/bold] ({advice.deals:,} deals fit what you know)")
+    out.print(
+        f"[bold]{advice.player}, on turn {game.record.after_label(n)}[/bold] ({advice.deals:,} deals fit what you know)"
+    )
     sure = [c for c in advice.claims if c.right == 1]
     for c in sure:
         out.print(f"[bold green]Claim now:[/bold green] {c.declaration(advice.player)}")

@@ -38,7 +38,7 @@ def claims(
     speaker = None if name == PUBLIC else name
     if not found:
         who = "the public" if name == PUBLIC else name
-        out.print(f"No book is claimable after event {n} as {who} sees it.")
+        out.print(f"No book is claimable {game.record.after_label(n)} as {who} sees it.")
     for c in found:
         out.print(f"[green]team {c.team}[/green]  {c.declaration(speaker)}")
 
@@ -81,7 +81,7 @@ def lockouts_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False, l
     if result.worked_out:
         err.print(f"{HAND_NOTES['worked out']}: {', '.join(result.worked_out)}")
     if not found:
-        out.print(f"No lockout after event {n}.")
+        out.print(f"No lockout {game.record.after_label(n)}.")
     for lk in found:
         out.print(
             f"[bold]{lk.book.pretty}[/bold]: team 1 {', '.join(lk.threats[1])} vs team 2 {', '.join(lk.threats[2])}"
@@ -122,7 +122,7 @@ def mistakes_cmd(
             "judged from the public view only, a lower bound of what they knew"
         )
     if report.unfinished:
-        err.print(f"the record is unfinished: it stops after event {len(game.events)}")
+        err.print(f"the record is unfinished: it stops {game.record.after_label(len(game.events))}")
     if json_out:
         print_json([m.to_dict() for m in report.mistakes])
         return
@@ -131,7 +131,10 @@ def mistakes_cmd(
     for m in report.mistakes:
         book = f" ({m.book.replace('-', ' ')})" if m.book else ""
         note = f"  [dim]({m.hand_note})[/dim]" if m.hand_note else ""
-        out.print(f"[bold]{m.event}.[/bold] {m.player} — [bold red]{m.kind.replace('-', ' ')}[/bold red]{book}{note}")
+        kind = m.kind.replace("-", " ")
+        out.print(
+            f"[bold]{m.number}.[/bold] {m.player} — [bold red]{kind}[/bold red]{book}  [dim]line {m.line}[/dim]{note}"
+        )
         out.print(f"    {m.why}")
         if m.odds:
             out.print(f"    [dim]odds:[/dim] {m.odds}")

@@ -257,7 +257,9 @@ def test_every_command_reads_leniently(command: list[str], slips: Path) -> None:
     if command[0] == "mistakes":  # always lenient: it lists the breaks among its findings
         code, out, _ = run(*command, str(slips), "--lenient", "--json")
         assert code == 0
-        assert [m["event"] for m in json.loads(out) if m["kind"] == "rule-break"] == [3, 6]
+        breaks = [m for m in json.loads(out) if m["kind"] == "rule-break"]
+        # Named as the file numbers them (3. and 7. are left out), with their lines.
+        assert [(m["event"], m["line"], m["index"]) for m in breaks] == [(4, 14, 3), (8, 17, 6)]
         return
     code, _, err = run(*command, str(slips))
     assert code == 1 and "it is Dev's turn" in err  # strict: the first slip stops it
@@ -265,7 +267,7 @@ def test_every_command_reads_leniently(command: list[str], slips: Path) -> None:
     assert code == 0, err
     assert out
     assert err.count("[not-on-turn]") == 2
-    assert f"{slips}:14: event 3: Anna asks, but it is Dev's turn" in err
+    assert f"{slips}:14: event 4: Anna asks, but it is Dev's turn" in err  # the number written on line 14
 
 
 def test_validate_lenient_reports_each_slip_once(slips: Path) -> None:
@@ -275,7 +277,7 @@ def test_validate_lenient_reports_each_slip_once(slips: Path) -> None:
     assert "2 rule breaks; the cards are trusted throughout" in err
     code, out, _ = run("validate", "--lenient", "--json", str(slips))
     data = json.loads(out)
-    assert [(v["event"], v["code"]) for v in data["violations"]] == [(3, "not-on-turn"), (6, "not-on-turn")]
+    assert [(v["event"], v["code"]) for v in data["violations"]] == [(4, "not-on-turn"), (8, "not-on-turn")]
     assert data["trusted_until"] == 13
 
 

@@ -243,7 +243,7 @@ def test_worked_out_hands_are_marked_in_the_text_json_and_report(tmp_path: Path)
     path.write_text(fish.dumps(record))
     shown = runner.invoke(app, ["mistakes", str(path)])
     assert shown.exit_code == 0
-    assert "96. Dev — missed claim (high spades)  (Dev's hand worked out from the record)" in shown.stdout
+    assert "96. Dev — missed claim (high spades)  line 102  (Dev's hand worked out from the record)" in shown.stdout
     said = " ".join(shown.stderr.split())  # the error console wraps long lines
     assert "judged with their hand worked out from the record: Anna, Dev, Ben, Eli, Cara, Fay" in said
     listed = json.loads(runner.invoke(app, ["mistakes", str(path), "--json"]).stdout)
@@ -251,3 +251,19 @@ def test_worked_out_hands_are_marked_in_the_text_json_and_report(tmp_path: Path)
     md = build_report(replay(record), odds=False).markdown()
     assert "Judged with their hand worked out from the record" in md
     assert "(*Dev's hand worked out from the record*)" in md
+
+
+def test_mistakes_name_events_as_the_file_numbers_them() -> None:
+    # The part of a game someone wrote down, numbered from 11, with 14 left out.
+    text = DI_AND_ANN.replace("1. ", "11. ").replace("2. ", "12. ").replace("3. ", "13. ")
+    text = text.replace("4. Di", "15. Di").replace("5. Ann", "16. Ann")
+    [m] = mistakes(judged_analysis(replay(fish.loads(text)))[0]).mistakes
+    assert (m.event, m.number, m.line) == (5, 16, 7)
+    assert m.to_dict()["event"] == 16 and m.to_dict()["line"] == 7 and m.to_dict()["index"] == 5
+    game = replay(
+        fish.loads(
+            text.replace("16. Ann asks Di for 7H: no", "16. Ann asks Di for 7H: no\n17. Di asks Ann for 10C: no")
+        )
+    )
+    assert game.record.after_label(6) == "after event 17" and game.record.event_label(4) == "event 15"
+    assert game.record.after_label(0) == "after the deal"
