@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .cards import Book, Card, Deck, DeckKind, deck_kind, parse_card
 from .errors import Contradiction, RecordSyntaxError
+from .files import write_text_atomic
 from .rules import HOUSE_ORDER, GameRules, HouseRule, RuleSet, Table, deal_sizes
 
 INFO_KEYS = ("Title", "Event", "Site", "Date", "Notes")
@@ -436,7 +437,7 @@ def _tokens(value: str, raw: str) -> Iterable[tuple[str, int]]:
 
 
 def dump(record: Record, path: str | Path) -> None:
-    Path(path).write_text(dumps(record), encoding="utf-8")
+    write_text_atomic(path, dumps(record))
 
 
 def dumps(record: Record) -> str:

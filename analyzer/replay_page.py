@@ -23,6 +23,7 @@ from urllib.parse import quote
 
 from .analysis import Analysis, Holders, analyze, forked_map
 from .cards import Card
+from .files import write_text_atomic
 from .game_text import actor, event_inline, kind_text, score_text
 from .knowledge import PUBLIC, ViewTracker
 from .odds import TooLarge, card_odds
@@ -287,9 +288,6 @@ def write_replay(
     if odds is None and with_odds:
         odds = odds_table(game, list(analysis.views), analysis.steps, workers)
     data = replay_data(game, analysis, found, odds, report)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / replay_file(game.record.name)
-    with path.open("w", encoding="utf-8", newline="\n") as f:
-        f.write(replay_html(data))
+    path = Path(out_dir) / replay_file(game.record.name)
+    write_text_atomic(path, replay_html(data), inputs=[game.record.path] if game.record.path else [])
     return ReplayPage(path, data)

@@ -19,6 +19,7 @@ from .analysis import Analysis, Holders
 from .cards import Card
 from .charts import known_chart, score_chart
 from .errors import UsageError
+from .files import check_not_input, encode_text, write_bytes_atomic
 from .game_text import actor, event_inline, kind_text, names, score_text, team_label, who
 from .hindsight import judged_analysis
 from .information import AskInformation, PlayerInformation, ask_information, player_information
@@ -109,17 +110,17 @@ def write_report(
     """
     report = build_report(game, view, moments, analysis, odds, asks, found)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    charts = tuple(_write(out / chart.file, chart.svg) for chart in report.charts)
-    html = _write(out / f"{report.stem}.html", report.html())
-    md = _write(out / f"{report.stem}.md", report.markdown())
-    return ReportFiles(html, md, charts)
-
-
-def _write(path: Path, text: str) -> Path:
-    with path.open("w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    return path
+    files = ReportFiles(
+        out / f"{report.stem}.html", out / f"{report.stem}.md", tuple(out / chart.file for chart in report.charts)
+    )
+    inputs = [game.record.path] if game.record.path else []
+    check_not_input(files.paths, inputs)
+    texts = (*(chart.svg for chart in report.charts), report.html(), report.markdown())
+    paths = (*files.charts, files.html, files.markdown)
+    pages = [encode_text(text, path) for path, text in zip(paths, texts, strict=True)]  # all or none
+    for path, data in zip(paths, pages, strict=True):
+        write_bytes_atomic(path, data, inputs=inputs)
+    return files
 
 
 def build_report(

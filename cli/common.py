@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -12,16 +13,21 @@ from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from analyzer import record as fish
 from analyzer import record_json
 from analyzer.errors import HalfsuitError, UsageError
+from analyzer.files import encode_text, write_text_atomic
 from analyzer.knowledge import PUBLIC, resolve_view
 from analyzer.record import Record
 from analyzer.replay import Game, replay
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False)
+from .main import interrupted
+
+# No emoji codes either: a title ":fire:" stays that text.
+out = Console(highlight=False, soft_wrap=True, emoji=False)
+err = Console(stderr=True, highlight=False, emoji=False)
 DEBUG = {"on": False}
 # Views of a game are solved in forked worker processes, one per core.
 WORKERS = os.cpu_count() or 1
@@ -39,6 +45,21 @@ LENIENT_HELP = (
 LenientOpt = Annotated[bool, typer.Option("--lenient", help=LENIENT_HELP)]
 
 
+# Characters that steer a terminal (ESC starts its control sequences; C1 controls, bidi
+# overrides) and lone surrogates, which no terminal encoding can carry.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def visible(text: object) -> str:
+    """``text`` with control characters shown as escapes (``\\x1b``), safe to write to a terminal."""
+    return _UNPRINTABLE.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", str(text))
+
+
+def plain(text: object) -> str:
+    """Text from a record or a file path, for rich: markup escaped and control characters shown."""
+    return escape(visible(text))
+
+
 def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
     """Print known errors as ``FILE:LINE: message`` on stderr and exit 1 or 2 (traceback with --debug)."""
 
@@ -46,15 +67,21 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
-        except HalfsuitError as exc:
+        except (HalfsuitError, OSError) as exc:
             if DEBUG["on"]:
                 raise
-            sys.stderr.write(f"{exc}\n")
-            raise typer.Exit(exc.exit_code) from None
+            sys.stderr.write(f"{visible(_located(exc))}\n")
+            raise typer.Exit(exc.exit_code if isinstance(exc, HalfsuitError) else 2) from None
         except KeyboardInterrupt:
-            raise typer.Exit(130) from None
+            raise typer.Exit(interrupted()) from None
 
     return wrapper
+
+
+def _located(exc: HalfsuitError | OSError) -> str:
+    if isinstance(exc, HalfsuitError) or exc.filename is None:
+        return str(exc)
+    return f"{exc.filename}: {exc.strerror or exc}"
 
 
 def counting_odds() -> None:
@@ -82,7 +109,7 @@ def load_game(path: Path, lenient: bool = False, warn: bool = True) -> Game:
     game = replay(load_record(path), lenient=lenient)
     if warn:
         for line in break_lines(game):
-            sys.stderr.write(f"{line}\n")
+            sys.stderr.write(f"{visible(line)}\n")
     return game
 
 
@@ -108,7 +135,23 @@ def check_view(game: Game, view: str) -> str:
 
 
 def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
+
+
+def json_text(text: str) -> str:
+    """JSON text with any lone surrogate written as its ``\\udXXX`` escape: the same JSON, in UTF-8."""
+    return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m[0]):04x}", text)
+
+
+def emit(text: str, output: Path | None, source: Path | None = None) -> None:
+    """Write text (made from the record ``source``, if any) to stdout, or to the file ``output``."""
+    if output is None:
+        data = encode_text(text, source or "<stdout>")
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        write_text_atomic(output, text, inputs=[source] if source else [])
 
 
 def team_style(team: int) -> str:

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.text import Text
 
 from analyzer import record as fish
 from analyzer import record_json
+from analyzer.files import write_text_atomic
 from analyzer.hindsight import Hindsight, deal_in_hindsight
 from analyzer.wording import either, plural
 
-from .common import JSON_HELP, handles_errors, load_game, out, print_json, team_style
+from .common import JSON_HELP, handles_errors, load_game, out, plain, print_json, team_style
 
 RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
 STATUS = {"written": "Hand line", "worked out": "worked out from the record", "unknown": ""}
@@ -45,14 +43,14 @@ def deal_cmd(
     new = list(found.worked_out)
     if fill and new:
         text = record_json.dumps(found.filled()) if path.suffix.lower() == ".json" else fish.dumps(found.filled())
-        write_atomically(path, text)
+        write_text_atomic(path, text)
     if json_out:
         print_json({"path": str(path), **found.to_dict(), "filled": new if fill else []})
         return
     render(found)
     if fill:
         if new:
-            out.print(f"wrote Hand lines for {', '.join(new)} into {escape(str(path))}")
+            out.print(f"wrote Hand lines for {plain(', '.join(new))} into {plain(path)}")
         else:
             out.print("no hand without a Hand line is fixed completely: the record is unchanged")
 
@@ -76,16 +74,4 @@ def render(found: Hindsight) -> None:
     if open_cards:
         out.print(f"[bold]Open[/bold] ({plural(len(open_cards), 'card')}), and who may have been dealt each:")
         for c, ps in open_cards:
-            out.print(f"  {c.pretty}: {'anyone' if len(ps) == len(record.players) else either(ps)}")
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Replace the file's text in one step: a crash leaves the old file or the new one, never half."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+            out.print(f"  {c.pretty}: {'anyone' if len(ps) == len(record.players) else plain(either(ps))}")

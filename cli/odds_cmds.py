@@ -23,6 +23,7 @@ from .common import (
     handles_errors,
     load_game,
     out,
+    plain,
     print_json,
     team_style,
 )
@@ -70,7 +71,7 @@ def odds(
         return
     record = game.record
     who = "the public" if name == PUBLIC else name
-    out.print(f"[bold]Odds {game.record.after_label(n)}, as {who} sees it[/bold] ({result.deals:,} fitting deals)")
+    out.print(f"[bold]Odds {record.after_label(n)}, as {plain(who)} sees it[/bold] ({result.deals:,} fitting deals)")
     grid = RichTable(box=None, header_style="bold")
     grid.add_column("book")
     grid.add_column("card")
@@ -83,7 +84,7 @@ def odds(
                 continue
             share = result.cards[c]
             grid.add_row(
-                book.name if first else "", c.pretty, *(shade(share.get(p, Fraction(0))) for p in record.players)
+                plain(book.name) if first else "", c.pretty, *(shade(share.get(p, Fraction(0))) for p in record.players)
             )
             first = False
     out.print(grid)
@@ -117,11 +118,12 @@ def suggest(
         )
         return
     out.print(
-        f"[bold]{advice.player}, on turn {game.record.after_label(n)}[/bold] ({advice.deals:,} deals fit what you know)"
+        f"[bold]{plain(advice.player)}, on turn {game.record.after_label(n)}[/bold] "
+        f"({advice.deals:,} deals fit what you know)"
     )
     sure = [c for c in advice.claims if c.right == 1]
     for c in sure:
-        out.print(f"[bold green]Claim now:[/bold green] {c.declaration(advice.player)}")
+        out.print(f"[bold green]Claim now:[/bold green] {plain(c.declaration(advice.player))}")
     table = RichTable(box=None, header_style="bold", title="asks, best first")
     table.add_column("ask")
     table.add_column("odds", justify="right")
@@ -131,7 +133,7 @@ def suggest(
         pct = f"{float(a.odds) * 100:.1f}%" if 0 < a.odds < 1 else f"{float(a.odds) * 100:.0f}%"
         if 0 < a.odds < 1 and a.odds.denominator < 1000:
             pct += f" ({exact_text(a.odds)})"
-        table.add_row(f"ask {a.target} for {a.card.pretty}", pct, f"{a.given:.2f}", a.warning or "")
+        table.add_row(plain(f"ask {a.target} for {a.card.pretty}"), pct, f"{a.given:.2f}", plain(a.warning or ""))
     out.print(table)
     if len(advice.asks) > top:
         out.print(f"[dim]{len(advice.asks) - top} more legal asks (--top to show them)[/dim]")
@@ -139,5 +141,5 @@ def suggest(
     for c in likely[:3]:
         out.print(
             f"[yellow]Risky claim[/yellow] ({float(c.right) * 100:.1f}% right, book with your team "
-            f"{float(c.in_team) * 100:.1f}%): {c.declaration(advice.player)}"
+            f"{float(c.in_team) * 100:.1f}%): {plain(c.declaration(advice.player))}"
         )

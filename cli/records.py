@@ -15,6 +15,7 @@ from analyzer import record_json
 from analyzer.analysis import analyze
 from analyzer.cards import DeckKind
 from analyzer.errors import UsageError
+from analyzer.files import write_text_atomic
 from analyzer.record import Ask, Claim, Comment, event_text
 from analyzer.replay import Game
 from analyzer.rules import HouseRule, RuleSet
@@ -28,13 +29,17 @@ from .common import (
     LenientOpt,
     break_lines,
     check_at,
+    emit,
     err,
     handles_errors,
+    json_text,
     load_game,
     load_record,
     out,
+    plain,
     print_json,
     team_style,
+    visible,
 )
 
 RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
@@ -74,7 +79,7 @@ def validate(
         print_json(result)
     else:
         for line in break_lines(game):
-            sys.stderr.write(f"{line}\n")
+            sys.stderr.write(f"{visible(line)}\n")
         if game.violations:
             n = game.trusted_until
             trust = (
@@ -86,7 +91,7 @@ def validate(
         else:
             state = "finished" if game.finished else "unfinished"
             a, b = game.final.score
-            out.print(f"[green]ok[/green] {path}: {len(game.events)} events, {state}, score {a}–{b}")
+            out.print(f"[green]ok[/green] {plain(path)}: {len(game.events)} events, {state}, score {a}–{b}")
     if game.violations:
         raise typer.Exit(1)
 
@@ -103,20 +108,12 @@ def format_record(
     if check:
         same = path.read_text(encoding="utf-8") == text
         if not same:
-            err.print(f"{path}: not in canonical form")
+            err.print(f"{plain(path)}: not in canonical form")
         raise typer.Exit(0 if same else 1)
     if in_place:
-        path.write_text(text, encoding="utf-8")
+        write_text_atomic(path, text)
     else:
-        sys.stdout.write(text)
-
-
-def emit(text: str, output: Path | None) -> None:
-    """Write a record's text to stdout, or to ``output`` when given."""
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        output.write_text(text, encoding="utf-8")
+        emit(text, None, path)
 
 
 class Form(StrEnum):
@@ -132,8 +129,8 @@ def convert(
 ) -> None:
     """Convert a record between the .fish text form and the JSON form (both round-trip)."""
     record = load_record(path)
-    text = record_json.dumps(record) if to is Form.json else fish.dumps(record)
-    emit(text, output)
+    text = json_text(record_json.dumps(record)) if to is Form.json else fish.dumps(record)
+    emit(text, output, path)
 
 
 @handles_errors
@@ -152,8 +149,7 @@ def simulate(
     record = run_simulation(
         players=players, deck=deck, rule_set=rules, bluffing=bluffing, house=frozenset(house or ()), seed=seed
     )
-    text = fish.dumps(record)
-    emit(text, output)
+    emit(fish.dumps(record), output)
 
 
 @handles_errors
@@ -205,9 +201,9 @@ def render_show(game: Game, n: int) -> None:
     table = record.table
     step = game.step(n)
     title = record.info.get("Title", record.name)
-    out.print(f"[bold]{title}[/bold]  ({record.rules.rule_set.value}, {record.rules.deck_kind.value} deck)")
+    out.print(f"[bold]{plain(title)}[/bold]  ({record.rules.rule_set.value}, {record.rules.deck_kind.value} deck)")
     for t, names in enumerate(table.teams, start=1):
-        people = "  ".join(f"{p} ({step.counts[p]})" for p in names)
+        people = "  ".join(f"{plain(p)} ({step.counts[p]})" for p in names)
         out.print(f"[{team_style(t)}]Team {t}[/]: {people}")
     a, b = step.score
     status = "finished" if game.finished and n == len(game.events) else record.after_label(n)
@@ -224,10 +220,10 @@ def render_show(game: Game, n: int) -> None:
         elif isinstance(item, Claim):
             r = game.step(i).books[item.book.name]
             result = f"{r.outcome.value}" + (f" → team {r.team}" if r.team else "")
-        text = event_text(item).rsplit(":", 1)[0] if isinstance(item, Ask) else event_text(item)
+        text = plain(event_text(item).rsplit(":", 1)[0] if isinstance(item, Ask) else event_text(item))
         if item.comment:
-            text += f"  [dim]# {item.comment}[/dim]"
-        events.add_row(str(game.numbers[i - 1]), text, result, game.step(i).turn or "")
+            text += f"  [dim]# {plain(item.comment)}[/dim]"
+        events.add_row(str(game.numbers[i - 1]), text, result, plain(game.step(i).turn or ""))
     out.print(events)
     comments = [c for c in record.body if isinstance(c, Comment)]
     if comments:

@@ -18,7 +18,19 @@ from analyzer.hindsight import judged_analysis
 from analyzer.knowledge import PUBLIC
 from analyzer.tactics import mistakes, quote_odds
 
-from .common import AS_HELP, WORKERS, LenientOpt, check_view, counting_odds, err, handles_errors, load_game, out
+from .common import (
+    AS_HELP,
+    WORKERS,
+    LenientOpt,
+    check_view,
+    counting_odds,
+    err,
+    handles_errors,
+    load_game,
+    out,
+    plain,
+    visible,
+)
 
 RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
 
@@ -72,7 +84,7 @@ def report_cmd(
 
     files = write_report(game, out_dir, name, moments or None, analysis, odds, asks, found)
     for written in files.paths:
-        out.print(str(written))
+        out.print(plain(written))
 
 
 @handles_errors
@@ -102,7 +114,7 @@ def replay_cmd(
         except TooLarge:
             table = None
     page = write_replay(game, out_dir, analysis, found, table, with_odds=False)
-    out.print(str(page.path))
+    out.print(plain(page.path))
 
 
 @handles_errors
@@ -117,9 +129,12 @@ def batch_cmd(
 ) -> None:
     """Analyze every record in a folder: per-game and per-player tables and a summary page.
 
-    A record that fails is listed with its error and the others still run. Exit 0 when at
-    least one record was analyzed (the failures are counted on stderr), 1 when every record
-    failed, 2 when the folder is missing or holds no record.
+    A record that fails, and an entry named like a record that is not a file (a dangling
+    symlink, a FIFO, a folder), is listed with why, and the others still run. --out is replaced
+    as a whole once every output is written, so it must be a new or empty folder or one an
+    earlier batch wrote. Exit 0 when at least one record was analyzed (the failures are counted
+    on stderr), 1 when every record failed, 2 when the folder is missing or holds no record or
+    --out cannot be written, 130 on Ctrl-C (--out is then left as it was).
     """
     from analyzer.batch import run_batch
 
@@ -129,17 +144,17 @@ def batch_cmd(
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=err, transient=True) as bar:
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("analyzing", total=None)
 
         def progress(done: int, total: int, name: str) -> None:
-            bar.update(task, completed=done, total=total, description=f"analyzing {name}")
+            bar.update(task, completed=done, total=total, description=f"analyzing {plain(name)}")
 
         result = run_batch(folder, out_dir, workers, progress, lenient=lenient)
     for written in result.files:
-        out.print(str(written))
+        out.print(plain(written))
     for message in result.failures.get_column("message").to_list():
-        sys.stderr.write(f"{message}\n")
+        sys.stderr.write(f"{visible(message)}\n")
     analyzed = result.total - result.failed
     err.print(f"{analyzed} of {result.total} records analyzed, {result.failed} failed")
     if result.failed == result.total:

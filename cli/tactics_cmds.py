@@ -14,7 +14,7 @@ from analyzer.knowledge import PUBLIC
 from analyzer.replay import Game
 from analyzer.tactics import HAND_NOTES, claimable, lockouts, mistakes, quote_odds, threats
 
-from .common import WORKERS, LenientOpt, check_at, counting_odds, err, handles_errors, load_game, out, print_json
+from .common import WORKERS, LenientOpt, check_at, counting_odds, err, handles_errors, load_game, out, plain, print_json
 from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg, view_at
 
 
@@ -38,9 +38,9 @@ def claims(
     speaker = None if name == PUBLIC else name
     if not found:
         who = "the public" if name == PUBLIC else name
-        out.print(f"No book is claimable {game.record.after_label(n)} as {who} sees it.")
+        out.print(f"No book is claimable {game.record.after_label(n)} as {plain(who)} sees it.")
     for c in found:
-        out.print(f"[green]team {c.team}[/green]  {c.declaration(speaker)}")
+        out.print(f"[green]team {c.team}[/green]  {plain(c.declaration(speaker))}")
 
 
 def _analyzed(path: Path, at: int | None, lenient: bool) -> tuple[Game, int, Analysis]:
@@ -60,11 +60,11 @@ def threats_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False, le
     for player, books in threats(result, n).items():
         note = f" [dim]({HAND_NOTES['worked out']})[/dim]" if player in result.worked_out else ""
         if books is None:
-            out.print(f"{player}: [dim]no Hand line, so their view is unknown[/dim]")
+            out.print(f"{plain(player)}: [dim]no Hand line, so their view is unknown[/dim]")
         elif books:
-            out.print(f"{player}: [bold red]{', '.join(b.name for b in books)}[/bold red]{note}")
+            out.print(f"{plain(player)}: [bold red]{plain(', '.join(b.name for b in books))}[/bold red]{note}")
         else:
-            out.print(f"{player}: none{note}")
+            out.print(f"{plain(player)}: none{note}")
 
 
 @handles_errors
@@ -77,17 +77,16 @@ def lockouts_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False, l
         return
     missing = [p for p in game.record.players if not result.has_view(p)]
     if missing:
-        err.print(f"not judged (no Hand line, and the record does not fix their hand): {', '.join(missing)}")
+        err.print(f"not judged (no Hand line, and the record does not fix their hand): {plain(', '.join(missing))}")
     if result.worked_out:
-        err.print(f"{HAND_NOTES['worked out']}: {', '.join(result.worked_out)}")
+        err.print(f"{HAND_NOTES['worked out']}: {plain(', '.join(result.worked_out))}")
     if not found:
         out.print(f"No lockout {game.record.after_label(n)}.")
     for lk in found:
-        out.print(
-            f"[bold]{lk.book.pretty}[/bold]: team 1 {', '.join(lk.threats[1])} vs team 2 {', '.join(lk.threats[2])}"
-        )
+        sides = [plain(", ".join(lk.threats[team])) for team in (1, 2)]
+        out.print(f"[bold]{lk.book.pretty}[/bold]: team 1 {sides[0]} vs team 2 {sides[1]}")
         for team in (1, 2):
-            avoid = ", ".join(lk.avoid(team))
+            avoid = plain(", ".join(lk.avoid(team)))
             out.print(f"  team {team} must not ask {avoid}: a failed ask hands them the turn and {lk.book.pretty}")
 
 
@@ -113,12 +112,12 @@ def mistakes_cmd(
     try:
         report = quote_odds(result, report, workers=WORKERS)
     except TooLarge as exc:
-        err.print(f"odds not quoted: {exc.message}")
+        err.print(f"odds not quoted: {plain(exc.message)}")
     if report.worked_out:
-        err.print(f"judged with their {HAND_NOTES['worked out']}: {', '.join(report.worked_out)}")
+        err.print(f"judged with their {HAND_NOTES['worked out']}: {plain(', '.join(report.worked_out))}")
     if report.unjudged:
         err.print(
-            f"hand not known (no Hand line, and the record does not fix it): {', '.join(report.unjudged)}; "
+            f"hand not known (no Hand line, and the record does not fix it): {plain(', '.join(report.unjudged))}; "
             "judged from the public view only, a lower bound of what they knew"
         )
     if report.unfinished:
@@ -129,18 +128,19 @@ def mistakes_cmd(
     if not report.mistakes:
         out.print("No mistakes found.")
     for m in report.mistakes:
-        book = f" ({m.book.replace('-', ' ')})" if m.book else ""
-        note = f"  [dim]({m.hand_note})[/dim]" if m.hand_note else ""
+        book = f" ({plain(m.book.replace('-', ' '))})" if m.book else ""
+        note = f"  [dim]({plain(m.hand_note)})[/dim]" if m.hand_note else ""
         kind = m.kind.replace("-", " ")
         out.print(
-            f"[bold]{m.number}.[/bold] {m.player} — [bold red]{kind}[/bold red]{book}  [dim]line {m.line}[/dim]{note}"
+            f"[bold]{m.number}.[/bold] {plain(m.player)} — [bold red]{kind}[/bold red]{book}"
+            f"  [dim]line {m.line}[/dim]{note}"
         )
-        out.print(f"    {m.why}")
+        out.print(f"    {plain(m.why)}")
         if m.odds:
-            out.print(f"    [dim]odds:[/dim] {m.odds}")
-        out.print(f"    [dim]cost:[/dim] {m.cost}")
+            out.print(f"    [dim]odds:[/dim] {plain(m.odds)}")
+        out.print(f"    [dim]cost:[/dim] {plain(m.cost)}")
     if bits:
         totals = player_information(game, ask_information(game, result.steps, workers=WORKERS))
         out.print("[bold]Information[/bold] (public view, exact counts):")
         for p, info in totals.items():
-            out.print(f"  {p}: {info.sentence()}")
+            out.print(f"  {plain(p)}: {plain(info.sentence())}")

@@ -83,7 +83,6 @@ def test_state_drops_claimed_cards_and_uses_canonical_codes(six: Path) -> None:
     assert code == 0 and "2C" not in data["cards"] and "10H" in data["cards"]
 
 
-@pytest.mark.skipif(not EXPECTED, reason="shared test data not found")
 def test_state_matches_expected_rows() -> None:
     for name, d in EXPECTED.items():
         row = d["views"][0]

@@ -12,10 +12,11 @@ import pytest
 from analyzer import record, record_json
 from analyzer.errors import Contradiction, HalfsuitError, RecordSyntaxError
 
+from .fixtures import SHARED, committed
+
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = sorted((ROOT / "sample_logs").glob("*.fish"))
-SHARED = ROOT / "tests" / "data" / "shared"  # a copy of the shared simulated records
-SHARED_RECORDS = sorted(SHARED.glob("*.fish"))
+SAMPLES = committed(ROOT / "sample_logs", "*.fish")
+SHARED_RECORDS = committed(SHARED, "*.fish")
 RECORDS = SAMPLES + SHARED_RECORDS
 
 TEAMS = "Teams: Anna Ben Cara vs Dev Eli Fay\n"

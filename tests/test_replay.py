@@ -14,8 +14,10 @@ from analyzer.record import Ask, Claim, Pass
 from analyzer.replay import Game, replay
 from analyzer.rules import Outcome, RuleSet
 
+from .fixtures import committed
+
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = sorted((ROOT / "sample_logs").glob("*.fish"))
+SAMPLES = committed(ROOT / "sample_logs", "*.fish")
 
 TEAMS = "Teams: Anna Ben Cara vs Dev Eli Fay\n"
 DEAL = TEAMS + (
