@@ -50,7 +50,7 @@ from .render import (
 from .replay import Game
 from .rules import Outcome, RuleSet
 from .stats import player_stats, rate_text
-from .tactics import KINDS, Mistake, MistakeReport, claimable, mistakes, quote_odds
+from .tactics import KINDS, Mistake, MistakeReport, claimable, explain_mistakes, mistakes, quote_odds
 from .wording import plural
 
 MARKS = {"known": "●", "possible": "○", "impossible": "·"}
@@ -150,7 +150,7 @@ def build_report(
     steps = _moments(game, analysis.steps, moments)
     bits: dict[str, PlayerInformation] | None = None
     if found is None:
-        found = mistakes(analysis)
+        found = explain_mistakes(analysis, mistakes(analysis))
         if odds:
             try:
                 found = quote_odds(analysis, found)

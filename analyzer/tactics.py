@@ -8,11 +8,13 @@ from both sides.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from .analysis import Analysis, Holders, book_holders, forked_map
 from .cards import Book, Card
+from .explain import Explainer, Explanation, Statement, Unexplained, holds, lacks
 from .knowledge import PUBLIC, Position, ViewTracker
 from .record import Ask, Claim
 from .replay import Game, Step
@@ -129,6 +131,27 @@ HAND_NOTES = {
 
 
 @dataclass(frozen=True)
+class NotKnown:
+    """A card whose holder the player could not know: who may hold it, and one deal that fits the
+    player's view and puts it with ``holder`` (not where it was declared): the proof it was open."""
+
+    card: Card
+    holders: tuple[str, ...]
+    holder: str
+    witness: dict[Card, str]  # the never-shown cards of that deal
+    text: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "card": self.card.code,
+            "known": False,
+            "holders": list(self.holders),
+            "witness": {c.code: p for c, p in self.witness.items()},
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
 class Mistake:
     """A mistake a coach would point out: where, who, what they could have known, what it cost.
 
@@ -150,6 +173,13 @@ class Mistake:
     judged: str | None = None  # whose hand ``hand`` is about, when not the player's (a broken lockout's target)
     number: int = 0  # the event's number as written in the file
     line: int = 0  # and its line
+    step: int | None = None  # judged after this many events (default: just before the event)
+    explanations: tuple[Explanation | NotKnown, ...] = ()  # what the player could have known, and why
+
+    @property
+    def at(self) -> int:
+        """The moment the mistake is judged at: after this many events."""
+        return self.event - 1 if self.step is None else self.step
 
     @property
     def hand_note(self) -> str:
@@ -164,6 +194,7 @@ class Mistake:
             "event": self.number,
             "line": self.line,
             "index": self.event,
+            "at": self.at,
             "player": self.player,
             "kind": self.kind,
             "book": self.book,
@@ -173,6 +204,7 @@ class Mistake:
             "odds": self.odds,
             "hand": self.hand,
             "hand_of": self.judged or self.player,
+            "explanations": [e.to_dict() for e in self.explanations],
         }
 
 
@@ -304,6 +336,7 @@ def _missed_claims(analysis: Analysis) -> list[Mistake]:
                         "; ".join(costs),
                         _seen(holders, c.book),
                         hand=analysis.hand_status(player),
+                        step=at,
                     )
                 )
     return out
@@ -498,6 +531,88 @@ def _quote(
             text = f"the declared split was right at {odds_text(claim_odds(position(e.claimant, m.event - 1), e))}"
         quoted.append((k, replace(m, odds=text) if text else m))
     return quoted
+
+
+# ---------------------------------------------------------------- explanations in the mistakes
+
+
+def explain_mistakes(analysis: Analysis, report: MistakeReport) -> MistakeReport:
+    """The same mistakes, each with the explanations of what the player could have known.
+
+    A missed claim explains every card of the book; a wrong claim every card the claimant could
+    know, and for each card they could not, who may hold it and one fitting deal that puts it
+    elsewhere than declared; a hopeless ask why the asked player could not hold the card; a
+    broken lockout why the opponent could take the book. Each in the view the mistake is judged
+    in (the player's own, or the public view when their hand is not known).
+    """
+    game = analysis.game
+    explainers: dict[tuple[str, int], Explainer] = {}
+
+    def explainer(view: str, at: int) -> Explainer:
+        if (view, at) not in explainers:
+            hand = analysis.worked_out.get(view)
+            tracker = ViewTracker(game, view, hands=None if hand is None else {view: hand})
+            explainers[(view, at)] = Explainer(tracker, at)
+        return explainers[(view, at)]
+
+    found = []
+    for m in report.mistakes:
+        e = game.events[m.event - 1] if 0 < m.event <= len(game.events) else None
+        whose = m.judged or m.player
+        view = judged_view(analysis, whose) if whose else PUBLIC
+        told: list[Explanation | NotKnown] = []
+        if m.kind in ("missed-claim", "broken-lockout") and m.book is not None:
+            ex = explainer(view, m.at)
+            holders = analysis.holders(view, m.at)
+            book = game.record.rules.deck.book(m.book)
+            told = _each(ex, [holds(holders[c][0], c) for c in book.cards if c in holders])
+        elif m.kind == "hopeless-ask" and isinstance(e, Ask):
+            told = _each(explainer(view, m.at), [lacks(e.target, e.card)])
+        elif m.kind == "wrong-claim" and isinstance(e, Claim) and m.known:
+            told = _claim_explained(explainer(view, m.at), analysis.holders(view, m.at), e)
+        found.append(replace(m, explanations=tuple(told)))
+    return replace(report, mistakes=found)
+
+
+def _each(ex: Explainer, statements: list[Statement]) -> list[Explanation | NotKnown]:
+    """The explanations of the statements the rules can explain (all of them, as the solver found them)."""
+    told: list[Explanation | NotKnown] = []
+    for s in statements:
+        with suppress(Unexplained):
+            told.append(ex.explain(s))
+    return told
+
+
+def _claim_explained(ex: Explainer, holders: Holders, claim: Claim) -> list[Explanation | NotKnown]:
+    """For each card of a claimed book: why its holder was known, why the declared holder was
+    ruled out, or, when neither was known, a fitting deal that puts it elsewhere."""
+    told: list[Explanation | NotKnown] = []
+    said = claim.said_map
+    for c in claim.book.cards:
+        h = holders.get(c, ())
+        declared = said.get(c)
+        if len(h) == 1:
+            told += _each(ex, [holds(h[0], c)])
+        elif declared is not None and declared not in h:
+            told += _each(ex, [lacks(declared, c)])
+        else:
+            other = next(p for p in h if p != declared)
+            deal = ex.witness(c, other)
+            hidden = {card: deal[card] for card in ex.pos.in_play if card not in ex.pos.known}
+            text = (
+                f"{c.pretty} was not known: {either(h)} could hold it. One deal that fits puts it with "
+                f"{other}: {deal_text(hidden, ex.pos.players)}."
+            )
+            told.append(NotKnown(c, h, other, hidden, text))
+    return told
+
+
+def deal_text(deal: dict[Card, str], players: tuple[str, ...]) -> str:
+    """Cards of a deal player by player, in seat order: ``Ann 7♥ 9♣; Ben 2♠``."""
+    hands: dict[str, list[str]] = {p: [] for p in players}
+    for c, p in deal.items():
+        hands[p].append(c.pretty)
+    return "; ".join(f"{p} {' '.join(cs)}" for p, cs in hands.items() if cs)
 
 
 def claim_odds(pos: Position, claim: Claim) -> Fraction:

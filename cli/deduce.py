@@ -17,7 +17,7 @@ from analyzer.explain import LACKS, Explainer, Explanation
 from analyzer.hindsight import judged_analysis
 from analyzer.knowledge import PUBLIC, Position, ViewTracker
 from analyzer.replay import Game
-from analyzer.tactics import claimable, exact_text, odds_text
+from analyzer.tactics import claimable, deal_text, exact_text, odds_text
 
 from .common import (
     AS_HELP,
@@ -203,11 +203,7 @@ def _only_elsewhere(e: Explanation, holder: Explanation) -> bool:
 
 def _deal_text(deal: dict[Card, str], pos: Position) -> str:
     """The never-shown cards of a fitting deal, player by player."""
-    hands: dict[str, list[str]] = {p: [] for p in pos.players}
-    for c in pos.in_play:
-        if c not in pos.known:
-            hands[deal[c]].append(c.pretty)
-    return "; ".join(f"{p} {' '.join(cs)}" for p, cs in hands.items() if cs)
+    return deal_text({c: deal[c] for c in pos.in_play if c not in pos.known}, pos.players)
 
 
 @handles_errors

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from analyzer.analysis import analyze
 from analyzer.hindsight import judged_analysis
 from analyzer.knowledge import PUBLIC
-from analyzer.tactics import mistakes, quote_odds
+from analyzer.tactics import explain_mistakes, mistakes, quote_odds
 
 from .common import (
     AS_HELP,
@@ -68,7 +68,7 @@ def report_cmd(
     # Solve the views in forked workers before polars and matplotlib are loaded (forking after
     # they start their threads is not safe).
     analysis = judged_analysis(game, workers=WORKERS)[0]
-    found = mistakes(analysis)
+    found = explain_mistakes(analysis, mistakes(analysis))
     asks = None
     if odds:
         counting_odds()

@@ -6,13 +6,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.text import Text
 
 from analyzer.analysis import Analysis
 from analyzer.contracts import lockouts_dict, threats_dict
+from analyzer.explain import Explanation
 from analyzer.hindsight import judged_analysis
 from analyzer.knowledge import PUBLIC
 from analyzer.replay import Game
-from analyzer.tactics import HAND_NOTES, claimable, lockouts, mistakes, quote_odds, threats
+from analyzer.tactics import HAND_NOTES, claimable, explain_mistakes, lockouts, mistakes, quote_odds, threats
 
 from .common import WORKERS, LenientOpt, check_at, counting_odds, err, handles_errors, load_game, out, plain, print_json
 from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg, view_at
@@ -104,7 +106,7 @@ def mistakes_cmd(
     """Missed claims, wrong claims, broken lockouts, hopeless asks and rule breaks (read leniently)."""
     game = load_game(path, lenient=True, warn=False)
     result = judged_analysis(game, workers=WORKERS)[0]
-    report = mistakes(result)
+    report = explain_mistakes(result, mistakes(result))
     counting_odds()
     from analyzer.information import ask_information, player_information
     from analyzer.odds import TooLarge
@@ -139,6 +141,9 @@ def mistakes_cmd(
         if m.odds:
             out.print(f"    [dim]odds:[/dim] {plain(m.odds)}")
         out.print(f"    [dim]cost:[/dim] {plain(m.cost)}")
+        for told in m.explanations:
+            head = f"{told.conclusion.words}: " if isinstance(told, Explanation) and told.conclusion else ""
+            out.print(Text(f"      - {head}{told.text}"))
     if bits:
         totals = player_information(game, ask_information(game, result.steps, workers=WORKERS))
         out.print("[bold]Information[/bold] (public view, exact counts):")

@@ -11,7 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from analyzer import record as fish
-from analyzer.cards import Card, DeckKind
+from analyzer.cards import Card, DeckKind, parse_card
+from analyzer.errors import RuleBreak
+from analyzer.explain import Explanation, lacks
 from analyzer.hindsight import deal_in_hindsight, judged_analysis
 from analyzer.knowledge import PUBLIC
 from analyzer.record import Record
@@ -19,7 +21,7 @@ from analyzer.replay import replay
 from analyzer.report import build_report
 from analyzer.rules import HouseRule, RuleSet
 from analyzer.simulate import simulate
-from analyzer.tactics import mistakes
+from analyzer.tactics import NotKnown, explain_mistakes, mistakes
 from cli.main import app
 
 from .oracle import deal_count_bound, fitting_deals, shown_origins
@@ -267,3 +269,67 @@ def test_mistakes_name_events_as_the_file_numbers_them() -> None:
     )
     assert game.record.after_label(6) == "after event 17" and game.record.event_label(4) == "event 15"
     assert game.record.after_label(0) == "after the deal"
+
+
+# ------------------------------------------------------------ explanations under the mistakes
+
+
+def test_a_hopeless_ask_explains_why_the_asked_player_could_not_hold_the_card() -> None:
+    analysis = judged_analysis(replay(fish.loads(DI_AND_ANN)))[0]
+    [m] = explain_mistakes(analysis, mistakes(analysis)).mistakes
+    [told] = m.explanations
+    assert isinstance(told, Explanation) and told.conclusion == lacks("Di", parse_card("7H"))
+    assert told.text == "1. Di answered no when Ben asked for 7♥ at event 3."
+    assert m.to_dict()["explanations"] == [told.to_dict()]
+    assert m.to_dict()["explanations"][0]["facts"][0]["source"] == {"event": 3, "line": 5}
+
+
+@pytest.mark.parametrize(
+    "name", ["lockout.fish", "simulated-game.fish", "wrong-claim-opponent.fish", "fish-rules.fish"]
+)
+def test_every_mistake_of_a_sample_is_explained(name: str) -> None:
+    record = fish.load(SAMPLES / name)
+    analysis = judged_analysis(replay(record))[0]
+    found = explain_mistakes(analysis, mistakes(analysis)).mistakes
+    assert found
+    for m in found:
+        assert m.explanations, m
+        view = m.judged or m.player
+        holders = analysis.holders(view, m.at)
+        for told in m.explanations:
+            if isinstance(told, Explanation):
+                assert told.conclusion is not None and told.text.startswith("1. ")
+                c, p = told.conclusion.card, told.conclusion.player
+                assert c is not None
+                assert (holders[c] == (p,)) if told.conclusion.kind == "holds" else (p not in holders[c])
+            else:
+                assert len(told.holders) > 1 and told.holder in told.holders
+                assert witness_fits(record, m.at, view, told.witness), (m, told)
+
+
+def witness_fits(record: Record, at: int, view: str, witness: dict[Card, str]) -> bool:
+    """Whether a deal of the never-shown cards fits the view: replay the events with every hand
+    it makes (the cards shown are where they were first shown, the view's own hand is its own)."""
+    deal = {**shown_origins(record, at), **{c: view for c in record.hands[view]}, **witness}
+    if set(deal) != set(record.rules.deck.cards):
+        return False
+    hands = {p: tuple(c for c in record.rules.deck.cards if deal[c] == p) for p in record.players}
+    if any(len(hands[p]) != n for p, n in record.deal_sizes.items()):
+        return False
+    try:
+        replay(Record(record.table, record.rules, hands, body=list(record.events[:at])))
+    except RuleBreak:
+        return False
+    return True
+
+
+def test_a_guessed_claim_says_which_card_was_open_with_a_deal_that_fits() -> None:
+    record = fish.load(SAMPLES / "wrong-claim-opponent.fish")
+    analysis = judged_analysis(replay(record))[0]
+    [m] = explain_mistakes(analysis, mistakes(analysis)).mistakes
+    open_cards = [t for t in m.explanations if isinstance(t, NotKnown)]
+    assert open_cards and all(t.text.startswith(f"{t.card.pretty} was not known: ") for t in open_cards)
+    shown = runner.invoke(app, ["mistakes", str(SAMPLES / "wrong-claim-opponent.fish")])
+    assert f"- {open_cards[0].text}" in " ".join(shown.stdout.split())
+    data = json.loads(runner.invoke(app, ["mistakes", str(SAMPLES / "wrong-claim-opponent.fish"), "--json"]).stdout)
+    assert data[0]["line"] == m.line and any(e.get("known") is False for e in data[0]["explanations"])
