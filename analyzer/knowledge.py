@@ -37,7 +37,13 @@ class Requirement:
     player: str
     book: Book
     cards: frozenset[Card]
-    event: int  # the latest ask that says so
+    event: int  # the latest ask that says so (its place among the events, from 1)
+    number: int | None = None  # that event's number as the file writes it, when known
+
+    @property
+    def label(self) -> str:
+        """``event 24``: the ask named as the file numbers it."""
+        return f"event {self.event if self.number is None else self.number}"
 
 
 @dataclass
@@ -325,5 +331,5 @@ class ViewTracker:
             cards = unseen[book.name]
             if not cards:
                 raise self._error(at, event, f"{asker} " + broken.format(book=book.name))
-            found.append(Requirement(asker, book, cards, event))
+            found.append(Requirement(asker, book, cards, event, self.game.numbers[event - 1]))
         return found

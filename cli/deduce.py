@@ -140,9 +140,8 @@ def who_has(
             f"{card.pretty} left play when {claimed.book.name} was claimed at {game.record.event_label(claimed.event)}"
         )
         if json_out:
-            print_json(
-                {"at": n, "as": name, "card": card.code, "holders": [], "known": False, "claimed": claimed.event}
-            )
+            number = game.numbers[claimed.event - 1]
+            print_json({"at": n, "as": name, "card": card.code, "holders": [], "known": False, "claimed": number})
         else:
             out.print(plain(msg))
         return
