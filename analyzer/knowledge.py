@@ -56,7 +56,7 @@ class Position:
     players: tuple[str, ...]
     in_play: tuple[Card, ...]
     known: dict[Card, str]  # current holder of every in-play card whose holder the view knows
-    allowed: dict[Card, tuple[str, ...]]  # never-shown cards: who may have been dealt them
+    allowed: dict[Card, tuple[str, ...]]  # never-shown cards (some gone in a short wrong claim): who was dealt them
     slots: dict[str, int]  # never-shown cards each player was dealt
     at_least: list[Requirement] = field(default_factory=list)
     not_all: list[Requirement] = field(default_factory=list)
@@ -237,8 +237,14 @@ class ViewTracker:
         known: dict[Card, str] = {}
         allowed: dict[Card, tuple[str, ...]] = {}
         ruled_out: dict[Card, dict[str, int]] = {}
-        for c in in_play:
-            if reveal.get(c, INF) <= at:
+        for c in self.deck.cards:
+            shown = reveal.get(c, INF) <= at
+            if not history[c].claimed_after(at):
+                if shown:
+                    continue
+                # Out of play in a wrong claim written without its split, never shown: who was
+                # dealt it is as unknown as for a card in play, and a deal must still place it.
+            elif shown:
                 known[c] = history[c].holder_at(at, self.origin[c])
                 continue
             out, ps = self._allowed(c, at)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .cards import Book, Card, Deck, DeckKind, deck_kind, parse_card
@@ -39,7 +39,9 @@ Holding = tuple[tuple[str, tuple[Card, ...]], ...]
 
 @dataclass(frozen=True)
 class Claim:
-    """``CLAIMANT claims BOOK: HOLDER CARD..., ...: correct`` or ``: wrong; actual ...``."""
+    """``CLAIMANT claims BOOK: HOLDER CARD..., ...: correct``, or wrong: ``: wrong; actual ...``
+    with the real split, or short without it (``: wrong``, ``: wrong, to team 2``, ``: wrong,
+    forfeited``), saying only who scored where the rules need it."""
 
     claimant: str
     book: Book
@@ -49,10 +51,17 @@ class Claim:
     line: int = 0
     comment: str | None = None
     number: int | None = None  # the move number written on the line, None when it has none
+    to_team: int | None = None  # a short wrong claim: the team the record says scored it
+    forfeited: bool = False  # a short wrong claim the record says nobody scored
+
+    @property
+    def short(self) -> bool:
+        """A wrong claim written without the real split: where the cards were stays unknown."""
+        return not self.correct and self.actual is None
 
     @property
     def truth(self) -> dict[Card, str]:
-        """Who really held each card of the book when the claim was checked."""
+        """Who really held each card of the book when the claim was checked (nothing, when short)."""
         return {c: p for p, cards in (self.said if self.correct else self.actual or ()) for c in cards}
 
     @property
@@ -162,6 +171,15 @@ def loads(text: str, path: str | None = None) -> Record:
         if exc.path is None:
             exc.path = path
         raise
+
+
+def read_event(record: Record, text: str) -> Event | Comment | None:
+    """One line of a record's body (an event in any accepted spelling, or a ``#`` comment), read
+    against the record's players and deck as the reader reads it; None for a blank line. Errors
+    give the column in ``text`` and line 1."""
+    reader = _Reader(text, record.path)
+    reader.record, reader.deck = record, record.rules.deck
+    return reader._body_line(1, text)
 
 
 class _Reader:
@@ -376,14 +394,31 @@ class _Reader:
             raise self.error(n, str(exc), "bad-book") from None
         said = self._holding(n, m["said"])
         verdict = m["verdict"].lower()
-        actual_text = m["actual"]
+        actual_text, award = m["actual"], m["award"]
         if verdict == "correct":
-            if actual_text is not None:
-                raise self.error(n, "a correct claim has no '; actual' part", "claim")
+            if actual_text is not None or award is not None:
+                raise self.error(n, "a correct claim ends at ': correct'", "claim")
             return Claim(claimant, book, said, True, None, n, comment, written)
-        if actual_text is None:
-            raise self.error(n, "a wrong claim lists the real holders: ': wrong; actual HOLDER CARD...'", "claim")
-        return Claim(claimant, book, said, False, self._holding(n, actual_text), n, comment, written)
+        if actual_text is not None:
+            if award is not None:
+                raise self.error(
+                    n, "with the actual holders, who scores follows from the rules: drop ', " + award + "'", "claim"
+                )
+            return Claim(claimant, book, said, False, self._holding(n, actual_text), n, comment, written)
+        short = Claim(claimant, book, said, False, None, n, comment, written)
+        if award is None:
+            return short
+        words = award.split()
+        low = [w.lower() for w in words]
+        if low == ["forfeited"]:
+            return replace(short, forfeited=True)
+        if low[:2] == ["to", "team"] and len(words) == 3 and words[2] in ("1", "2"):
+            return replace(short, to_team=int(words[2]))
+        if low[:2] == ["scored", "by"] and len(words) == 3:
+            return replace(short, to_team=self.record.table.team_of(self._player(n, words[2])))
+        raise self.error(
+            n, f"after ': wrong,' write 'to team 2', 'scored by NAME' or 'forfeited', not '{award}'", "claim"
+        )
 
     def _holding(self, n: int, text: str) -> Holding:
         groups = []
@@ -404,7 +439,7 @@ _ASK_RE = re.compile(
 _PASS_RE = re.compile(rf"^(?P<player>{_P})\s+passes\s+to\s+(?P<to>{_P})$", re.IGNORECASE)
 _CLAIM_RE = re.compile(
     rf"^(?P<claimant>{_P})\s+(?:claims|declares)\s+(?P<book>\S+?)\s*:\s*(?P<said>[^:;]*?)\s*:\s*"
-    r"(?P<verdict>correct|wrong)\s*(?:;\s*actual\s+(?P<actual>.+))?$",
+    r"(?P<verdict>correct|wrong)\s*(?:,\s*(?P<award>[^;]+?))?\s*(?:;\s*actual\s+(?P<actual>.+))?$",
     re.IGNORECASE,
 )
 
@@ -484,4 +519,8 @@ def event_text(event: Event) -> str:
     text = f"{event.claimant} claims {event.book.name}: {holding_text(event.said)}: "
     if event.correct:
         return text + "correct"
-    return text + f"wrong; actual {holding_text(event.actual or ())}"
+    if event.actual is not None:
+        return text + f"wrong; actual {holding_text(event.actual)}"
+    if event.forfeited:
+        return text + "wrong, forfeited"
+    return text + ("wrong" if event.to_team is None else f"wrong, to team {event.to_team}")

@@ -213,7 +213,7 @@ class _Writer:
             known = ", ".join(_EVENT_KEYS)
             raise self.fail(where, f"unknown event type {json.dumps(kind)} (one of {known})")
         required = _EVENT_KEYS[kind]
-        optional = {"claim": ("actual", "comment"), "comment": ()}.get(kind, ("comment",))
+        optional = {"claim": ("actual", "to_team", "forfeited", "comment"), "comment": ()}.get(kind, ("comment",))
         e = self.fields(item, where, ("type", *required), ("type", *required, *optional))
         place = _Place(where, self.number)
         if kind == "comment":
@@ -243,14 +243,25 @@ class _Writer:
         book = self.word(e["book"], f"{where}.book", "bad-book")
         said = self.holding(e["said"], f"{where}.said")
         line = f"{self.name(e['claimant'], f'{where}.claimant')} claims {book}: {said}: {result}"
-        actual = e.get("actual")
+        actual, to_team, forfeited = e.get("actual"), e.get("to_team"), e.get("forfeited")
+        if to_team is not None and (isinstance(to_team, bool) or to_team not in (1, 2)):
+            raise self.fail(f"{where}.to_team", "expected 1 or 2", "claim")
+        if forfeited not in (None, True, False):
+            raise self.fail(f"{where}.forfeited", "expected true or false", "claim")
+        award = [f"to team {to_team}"] * (to_team is not None) + ["forfeited"] * bool(forfeited)
         if result == "correct":
             if actual is not None:
                 raise self.fail(f"{where}.actual", "a correct claim has no actual holders", "claim")
+            if award:
+                raise self.fail(where, 'a correct claim has no "to_team" or "forfeited"', "claim")
             return line
-        if actual is None:
-            raise self.fail(where, 'a wrong claim lists the real holders in "actual"', "claim")
-        return f"{line}; actual {self.holding(actual, f'{where}.actual')}"
+        if len(award) > 1 or (award and actual is not None):
+            raise self.fail(
+                where, 'a wrong claim has its "actual" holders, or at most one of "to_team" and "forfeited"', "claim"
+            )
+        if actual is not None:
+            return f"{line}; actual {self.holding(actual, f'{where}.actual')}"
+        return f"{line}, {award[0]}" if award else line
 
     def holding(self, value: object, where: str) -> str:
         groups = []
@@ -386,6 +397,10 @@ def _item(item: Ask | Claim | Pass | Comment) -> dict[str, Any]:
         }
         if item.actual is not None:
             out["actual"] = _holding(item.actual)
+        if item.to_team is not None:
+            out["to_team"] = item.to_team
+        if item.forfeited:
+            out["forfeited"] = True
     if item.comment is not None:
         out["comment"] = item.comment
     return out

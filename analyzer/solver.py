@@ -41,6 +41,9 @@ class Solution:
 
     holders: dict[Card, tuple[str, ...]]
     witness: dict[Card, str]
+    # Who may have been dealt each never-shown card: in play, or out of play unseen (a wrong
+    # claim written without its split), which ``holders`` leaves out.
+    dealt: dict[Card, tuple[str, ...]]
 
 
 class NoFit(Contradiction):
@@ -288,7 +291,7 @@ def solve(pos: Position) -> Solution:
         possible, witness = _relaxed(pos, pos.allowed)
     known = pos.known
     holders = {c: (known[c],) if c in known else possible[c] for c in pos.in_play}
-    return Solution(holders, witness)
+    return Solution(holders, witness, {c: possible[c] for c in pos.allowed})
 
 
 def _violated(pos: Position, deal: dict[Card, str]) -> Requirement | None:
@@ -314,7 +317,7 @@ def _fitting_deal(
     broken = _violated(pos, deal)
     if broken is None:
         return deal
-    for c in sorted(broken.cards, key=pos.in_play.index):
+    for c in sorted(broken.cards, key=pos.deck.cards.index):
         narrowed = {**allowed, c: tuple(p for p in allowed[c] if p != broken.player)}
         if not narrowed[c]:
             continue

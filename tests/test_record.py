@@ -150,6 +150,20 @@ def test_json_keeps_non_ascii_text() -> None:
             "Anna claims high-spades: Anna 9S 10S, Ben JS QS KS AS: wrong; actual Anna 9S 10S, Eli JS QS KS AS",
         ),
         ("anna passes to BEN", "Anna passes to Ben"),
+        # Wrong claims without the real split, saying who scored where the rules need it.
+        ("Anna claims LS: Anna 2S 3S 4S 5S 6S 7S: Wrong", "Anna claims low-spades: Anna 2S 3S 4S 5S 6S 7S: wrong"),
+        (
+            "Anna claims LS: Anna 2S 3S 4S 5S 6S 7S: wrong , Scored By dev",
+            "Anna claims low-spades: Anna 2S 3S 4S 5S 6S 7S: wrong, to team 2",
+        ),
+        (
+            "Anna claims LS: Anna 2S 3S 4S 5S 6S 7S: wrong,to TEAM 2",
+            "Anna claims low-spades: Anna 2S 3S 4S 5S 6S 7S: wrong, to team 2",
+        ),
+        (
+            "Anna claims LS: Anna 2S 3S 4S 5S 6S 7S: wrong, Forfeited",
+            "Anna claims low-spades: Anna 2S 3S 4S 5S 6S 7S: wrong, forfeited",
+        ),
     ],
 )
 def test_accepted_event_spellings(written: str, canonical: str) -> None:
@@ -298,8 +312,23 @@ MALFORMED = [
     ("bad-bluffing", "Bluffing: maybe\n" + TEAMS, RecordSyntaxError, "header", 1),
     ("unknown-house-rule", TEAMS + "House: next-asker, no-talking\n", RecordSyntaxError, "header", 2),
     (
-        "wrong-claim-without-actual",
-        TEAMS + "\nAnna claims low-spades: Anna 2S 3S 4S 5S 6S 7S: wrong\n",
+        "short-wrong-claim-with-a-bad-award",
+        TEAMS + "\nAnna claims low-spades: Anna 2S 3S 4S 5S 6S 7S: wrong, to Dev\n",
+        RecordSyntaxError,
+        "claim",
+        3,
+    ),
+    (
+        "short-wrong-claim-scored-by-a-stranger",
+        TEAMS + "\nAnna claims low-spades: Anna 2S 3S 4S 5S 6S 7S: wrong, scored by Zed\n",
+        RecordSyntaxError,
+        "unknown-player",
+        3,
+    ),
+    (
+        "wrong-claim-with-actual-and-award",
+        TEAMS
+        + "\nAnna claims low-spades: Anna 2S 3S 4S 5S 6S 7S: wrong, to team 2; actual Anna 2S 3S 4S 5S 6S, Dev 7S\n",
         RecordSyntaxError,
         "claim",
         3,
@@ -566,7 +595,7 @@ JSON_ERRORS = [
         1,
     ),
     (
-        "wrong-claim-without-actual",
+        "wrong-claim-to-team-3",
         _doc(
             events=[
                 {
@@ -575,12 +604,33 @@ JSON_ERRORS = [
                     "book": "low-spades",
                     "said": [["Anna", ["2S"]]],
                     "result": "wrong",
+                    "to_team": 3,
                 }
             ]
         ),
         RecordSyntaxError,
         "claim",
-        "events[0]: a wrong claim lists",
+        "events[0].to_team: expected 1 or 2",
+        1,
+    ),
+    (
+        "wrong-claim-forfeited-and-to-a-team",
+        _doc(
+            events=[
+                {
+                    "type": "claim",
+                    "claimant": "Anna",
+                    "book": "low-spades",
+                    "said": [["Anna", ["2S"]]],
+                    "result": "wrong",
+                    "to_team": 2,
+                    "forfeited": True,
+                }
+            ]
+        ),
+        RecordSyntaxError,
+        "claim",
+        "events[0]: a wrong claim has its",
         1,
     ),
     (
