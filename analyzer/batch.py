@@ -301,7 +301,10 @@ def run_batch(
         blocks = summary_blocks(name, games, players, failures, DATA_FILES, charts, pages)
         write_text_atomic(fresh / "summary.html", html_page(f"Batch summary: {name}", blocks))
         write_text_atomic(fresh / "summary.md", markdown_page(blocks))
-    written = [out / n for n in OUTPUT_NAMES] + [out / page for o in outcomes for page in o.pages]
+    # The charts a batch has no data for (no claims, no judged player) are not drawn.
+    drawn = {chart.file for chart in charts.values()}
+    names = [n for n in OUTPUT_NAMES if not n.endswith(".svg") or n in drawn]
+    written = [out / n for n in names] + [out / page for o in outcomes for page in o.pages]
     return BatchResult(games, players, failures, tuple(written))
 
 
