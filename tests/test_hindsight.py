@@ -346,3 +346,14 @@ def test_a_guessed_claim_says_which_card_was_open_with_a_deal_that_fits() -> Non
     assert f"- {open_cards[0].text}" in " ".join(shown.stdout.split())
     data = json.loads(runner.invoke(app, ["mistakes", str(SAMPLES / "wrong-claim-opponent.fish"), "--json"]).stdout)
     assert data[0]["line"] == m.line and any(e.get("known") is False for e in data[0]["explanations"])
+
+
+def test_analyze_json_lists_the_hands_worked_out_and_judges_them(tmp_path: Path) -> None:
+    record, _ = stripped(SAMPLES / "team-out.fish")
+    path = tmp_path / "team-out.fish"
+    path.write_text(fish.dumps(record))
+    result = runner.invoke(app, ["analyze", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["worked_out"] == list(record.players) and data["views"] == ["public", *record.players]
+    assert all(m["hand"] == "worked out" for m in data["mistakes"])
