@@ -46,8 +46,7 @@ RULES = ("elsewhere", "last-holder", "one-left", "full-hand", "needs-all", "coun
 
 def event_number(record: Record, i: int) -> int:
     """The number event ``i`` (1-based) has in the record: as written when known, else ``i``."""
-    written = getattr(record.events[i - 1], "number", None)
-    return written if isinstance(written, int) else i
+    return record.written_number(i)
 
 
 # ---------------------------------------------------------------- data
