@@ -91,10 +91,15 @@ class RuleBreak(HalfsuitError):
 
 
 class Contradiction(HalfsuitError):
-    """No deal fits the record: it contradicts itself or the rules (exit 1)."""
+    """No deal fits the record: it contradicts itself or the rules (exit 1).
+
+    ``explanation`` (an ``analyzer.explain.Explanation``), when set, holds facts of the record
+    that cannot all be true.
+    """
 
     exit_code = 1
     code = "contradiction"
+    explanation: Any = None
 
 
 class OutputError(HalfsuitError):

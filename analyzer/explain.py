@@ -612,6 +612,7 @@ class _Chain:
                 prem = [fid, *(proof[lacks(p, c)] for c in ordered if c != left[0])]
                 changed |= self._step("one-left", prem, holds(p, left[0]))
         for p, _, ordered, fid in self.not_all:
+            changed |= self._someone_else(p, ordered, fid)
             missing = [c for c in ordered if c not in self.held[p]]
             if not missing:
                 self.broken = [fid, *(proof[holds(p, c)] for c in ordered)]
@@ -639,6 +640,25 @@ class _Chain:
                 self.broken += [proof[lacks(p, c)] for c in self.cards if p not in self.poss[c]]
                 return False
         return changed
+
+    def _someone_else(self, p: str, ordered: tuple[Card, ...], fid: str) -> bool:
+        """holds-not-all(P, S), and only P and Q may hold the cards of S => Q holds one of S."""
+        others = {q for c in ordered for q in self.poss[c] if q != p}
+        if len(others) != 1:
+            return False
+        (q,) = others
+        cards = tuple(c for c in ordered if q in self.poss[c])
+        conclusion = Statement(ONE_OF, q, cards=cards)
+        if conclusion in self.proof or any(c in self.held[q] for c in cards):
+            return False
+        if any(x == q and not cards_set.isdisjoint(cards) for x, cards_set, _, _ in self.one_of):
+            return False  # sets of one player must not overlap (the flow gives each its own card)
+        prem = [fid, *(self.proof[lacks(x, c)] for c in ordered for x in self.players if x not in (p, q))]
+        sid = f"s{len(self.steps) + 1}"
+        self.steps[sid] = Step(sid, "not-all", tuple(dict.fromkeys(prem)), conclusion)
+        self.proof[conclusion] = sid
+        self.one_of.append((q, frozenset(cards), cards, sid))
+        return True
 
     def net(self) -> tuple[_Net, list[int]]:
         open_ = {c: tuple(p for p in self.players if p in self.poss[c]) for c in self.cards if len(self.poss[c]) > 1}
@@ -890,7 +910,7 @@ class Explainer:
 
 
 def explain_contradiction(tracker: ViewTracker, at: int) -> Explanation:
-    """Facts of the view after ``at`` events that cannot all be true (none can be left out).
+    """Facts of the view after ``at`` events that cannot all be true (leaving out any one, they can).
 
     Raises Contradiction when the record contradicts itself directly (a ``no`` from a player who
     held the card, ...): that error names the events already.
@@ -901,7 +921,16 @@ def explain_contradiction(tracker: ViewTracker, at: int) -> Explanation:
     if _fits(players, cards, [f.statement for f in facts]) is not None:
         raise ValueError(f"the facts after event {at} fit a deal")
     kept = list(facts)
-    for f in facts:
+    named = {f.statement.player for f in facts if f.statement.kind != COUNT}
+
+    # Hand sizes of players no other fact names go first: the others' sizes imply them anyway.
+    def rank(f: Fact) -> int:
+        if f.statement.kind != COUNT:
+            return 1
+        return 2 if f.statement.player in named else 0
+
+    order = sorted(facts, key=rank)
+    for f in order:
         rest = [g for g in kept if g is not f]
         if _fits(players, cards, [g.statement for g in rest]) is None:
             kept = rest
@@ -913,7 +942,6 @@ def explain_contradiction(tracker: ViewTracker, at: int) -> Explanation:
     lines = [_fact_sentence(f, tracker.record) for f in kept]
     lines += [_step_sentence(s, steps) for s in steps]
     text = " ".join(f"{i}. {s}" for i, s in enumerate(lines, start=1))
-    text += " These cannot all be true: no deal fits them."
     return Explanation(None, tuple(kept), tuple(steps), text)
 
 
@@ -970,7 +998,7 @@ def _fact_sentence(f: Fact, record: Record) -> str:
 def _step_sentence(s: Step, steps: Sequence[Step] = ()) -> str:
     c = s.conclusion
     p = c.player
-    card = _c(c.card)
+    card = c.card.pretty if c.card is not None else ""
     if s.rule == "elsewhere":
         holder = next((st.conclusion.player for st in steps if st.id in s.premises), None)
         return (
@@ -984,6 +1012,8 @@ def _step_sentence(s: Step, steps: Sequence[Step] = ()) -> str:
         return f"So {p} lacks {card}: all of {p}'s cards are known."
     if s.rule == "needs-all":
         return f"So {p} holds {card}: {p} may hold no other cards than the ones needed to fill the hand."
+    if s.rule == "not-all" and c.kind == ONE_OF:
+        return f"So {p} holds {_or(c.cards)}: nobody else but the asker may hold them, and the asker not all of them."
     if s.rule == "not-all":
         return f"So {p} lacks {card}: {p} holds the rest of those cards."
     k = s.counting
@@ -991,6 +1021,11 @@ def _step_sentence(s: Step, steps: Sequence[Step] = ()) -> str:
     team = [x for x, _ in k.room]
     room = sum(n for _, n in k.room)
     rooms = _and([f"{x} {n}" for x, n in k.room])
+    if not k.cards:
+        return (
+            f"So {p} lacks {card}: {p}'s cards are all accounted for, by the known ones and one card "
+            f"for each set {p} must hold a card of."
+        )
     if k.side == "only":
         return (
             f"Counting: only {either(team)} may hold {_cards(k.cards) or 'no open card'}, "
@@ -1014,10 +1049,9 @@ def _explanation(conclusion: Statement, facts: list[Fact], steps: list[Step], re
     told: set[str] = set()
     by_id = {f.id: f for f in facts}
     for st in steps:
-        for x in st.premises:
-            if x in fact_ids and x not in told:
-                told.add(x)
-                order.append(by_id[x])
+        fresh = [by_id[x] for x in st.premises if x in fact_ids and x not in told]
+        told.update(f.id for f in fresh)
+        order.extend(sorted(fresh, key=lambda f: f.source.event or 0))
     order = [f for f in facts if f.id not in told] + order
     rename = {f.id: f"f{i}" for i, f in enumerate(order, start=1)}
     rename.update({st.id: f"s{i}" for i, st in enumerate(steps, start=1)})
@@ -1033,10 +1067,9 @@ def _explanation(conclusion: Statement, facts: list[Fact], steps: list[Step], re
     last = new_steps[-1] if new_steps else None
     gathered: dict[str, list[Card]] = {}
     for st in new_steps:
-        for x in st.premises:
-            if x in fact_of and x not in said:
-                said.add(x)
-                lines.append(_fact_sentence(fact_of[x], record))
+        for f in sorted((fact_of[x] for x in st.premises if x in fact_of and x not in said), key=lambda f: f.id):
+            said.add(f.id)
+            lines.append(_fact_sentence(f, record))
         if st.rule == "elsewhere" and st is not last:
             c = st.conclusion.card
             assert c is not None
@@ -1047,7 +1080,22 @@ def _explanation(conclusion: Statement, facts: list[Fact], steps: list[Step], re
             continue
         if st.rule == "one-left" and len(st.premises) == 1 and len(fact_of[st.premises[0]].statement.cards) == 1:
             continue  # the fact said it already
-        lines.append(_step_sentence(st, new_steps))
+        sentence = _step_sentence(st, new_steps)
+        prev = new_steps[new_steps.index(st) - 1] if new_steps.index(st) > 0 else None
+        if (
+            prev is not None
+            and prev.rule == st.rule
+            and prev.premises == st.premises
+            and prev.conclusion.player == st.conclusion.player
+            and prev.conclusion.kind == st.conclusion.kind
+            and lines
+            and lines[-1].endswith(".")
+            and st.conclusion.card is not None
+            and st.rule in ("counting", "full-hand", "needs-all")
+        ):
+            lines[-1] = lines[-1][:-1] + f", {st.conclusion.card.pretty}."
+            continue
+        lines.append(sentence)
     for p, cards in gathered.items():
         i = lines.index(p)
         lines[i] = f"So {p} lacks {_cards(cards)}: {'each is' if len(cards) > 1 else 'it is'} known to be elsewhere."

@@ -13,7 +13,7 @@ from analyzer.analysis import Holders, analyze, solve_position
 from analyzer.cards import Card, parse_card
 from analyzer.contracts import analysis_dict, player_summary, state_dict
 from analyzer.errors import UsageError
-from analyzer.explain import LACKS, Explainer, Explanation
+from analyzer.explain import LACKS, Explainer, Explanation, holds
 from analyzer.knowledge import PUBLIC, Position, ViewTracker
 from analyzer.replay import Game
 from analyzer.tactics import claimable, exact_text, odds_text
@@ -59,14 +59,52 @@ def view_at(path: Path, at: int | None, view: str, lenient: bool) -> tuple[Game,
 
 @handles_errors
 def state(
-    path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False, lenient: LenientOpt = False
+    path: RecordArg,
+    at: AtOpt = None,
+    view: AsOpt = PUBLIC,
+    json_out: JsonOpt = False,
+    lenient: LenientOpt = False,
+    explain: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--explain",
+            metavar="CARD",
+            help="Explain who holds or lacks this card (repeat, or list cards with commas: 7S,2S).",
+        ),
+    ] = None,
 ) -> None:
     """Every card in play: who can hold it (known, possible, impossible), in one view at one step."""
     game, name, n, _, holders = view_at(path, at, view, lenient)
+    cards = [parse_card_arg(t, game) for text in explain or [] for t in text.replace(",", " ").split()]
+    explainer = Explainer(ViewTracker(game, name), n) if cards else None
+    why = {c: explainer.card(c) for c in cards} if explainer is not None else {}
     if json_out:
-        print_json(state_dict(game, holders, name, n))
+        data = state_dict(game, holders, name, n)
+        if cards:
+            data["explanations"] = {c.code: {p: e.to_dict() for p, e in w.items()} for c, w in why.items()}
+        print_json(data)
         return
     render_grid(game, holders, name, n)
+    for c, w in why.items():
+        out.print(f"[bold]Why, for {c.pretty}[/bold]")
+        if not w:
+            out.print("  it is not in play")
+        print_explanations(c, holders.get(c, ()), w)
+
+
+def print_explanations(card: Card, holders: tuple[str, ...], why: dict[str, Explanation]) -> None:
+    """The holder's explanation (when known) and every ruled-out player's, one paragraph each."""
+    shared: list[str] = []
+    if len(holders) == 1 and holders[0] in why:
+        h = holders[0]
+        out.print(Text(f"  why {h}: {why[h].text}"))
+        shared = [p for p, e in why.items() if p != h and _only_elsewhere(e, why[h])]
+        if shared:
+            out.print(Text(f"  not {', '.join(shared)}: {h} holds {card.pretty}.", style="dim"))
+    for p, e in why.items():
+        if p in holders or p in shared:
+            continue
+        out.print(Text(f"  not {p}: {e.text}"))
 
 
 def grid_mark(holders: tuple[str, ...], player: str) -> Text:
@@ -169,23 +207,13 @@ def who_has(
     if len(h) == 1:
         where = f"[bold green]{plain(h[0])}[/bold green]"
         out.print(f"[bold]{card.pretty}[/bold] is with {where} (known, after event {n}, as {plain(who)} sees it)")
-        out.print(Text(f"  why {h[0]}: {why[h[0]].text}"))
     else:
         out.print(f"[bold]{card.pretty}[/bold] can be with (after event {n}, as {plain(who)} sees it):")
         width = max(len(p) for p in h)  # the odds in one column
         for p in h:
             short = f"  [dim]({odds_text(share[p])})[/dim]" if share[p].denominator < 1000 else ""
             out.print(f"  [bold]{plain(p):<{width}}[/bold] {float(share[p]) * 100:5.1f}%{short}")
-    if len(h) == 1:
-        shared = [p for p, e in why.items() if p != h[0] and _only_elsewhere(e, why[h[0]])]
-        if shared:
-            out.print(Text(f"  not {', '.join(shared)}: {h[0]} holds {card.pretty}.", style="dim"))
-    else:
-        shared = []
-    for p, e in why.items():
-        if p in h or p in shared:
-            continue
-        out.print(Text(f"  not {p}: {e.text}"))
+    print_explanations(card, h, why)
     for p, deal in deals.items():
         out.print(Text(f"  {p} may hold it, e.g. {_deal_text(deal, pos)}"))
 
@@ -212,12 +240,17 @@ def hand(
     view: AsOpt = PUBLIC,
     json_out: JsonOpt = False,
     lenient: LenientOpt = False,
+    explain: Annotated[bool, typer.Option("--explain", help="Say why each known card is theirs.")] = False,
 ) -> None:
     """A player's known and possible cards, by book."""
     game, name, n, _, holders = view_at(path, at, view, lenient)
     who = game.record.table.resolve(player)
     if who is None:
         raise UsageError(f"'{player}' is not a player of this game", path=game.record.path)
+    why: dict[Card, Explanation] = {}
+    if explain:
+        explainer = Explainer(ViewTracker(game, name), n)
+        why = {c: explainer.explain(holds(who, c)) for c, h in holders.items() if h == (who,)}
     summary = player_summary(game.record, game.step(n), holders, who)
     books = {}
     for book in game.record.rules.deck.books:
@@ -226,7 +259,10 @@ def hand(
         if known or possible:
             books[book.name] = {"known": known, "possible": possible}
     if json_out:
-        print_json({"at": n, "as": name, "player": who, **summary, "books": books})
+        data: dict[str, Any] = {"at": n, "as": name, "player": who, **summary, "books": books}
+        if explain:
+            data["explanations"] = {c.code: e.to_dict() for c, e in why.items()}
+        print_json(data)
         return
     viewer = "the public" if name == PUBLIC else name
     out.print(
@@ -244,6 +280,8 @@ def hand(
             " ".join(_pretty(c) for c in cards["possible"]),
         )
     out.print(table)
+    for c, e in why.items():
+        out.print(Text(f"  {c.pretty}: {e.text}"))
 
 
 def _pretty(code: str) -> str:

@@ -14,9 +14,9 @@ from analyzer import record as fish
 from analyzer import record_json
 from analyzer.analysis import analyze
 from analyzer.cards import DeckKind
-from analyzer.errors import UsageError
+from analyzer.errors import HalfsuitError, OutputError, UsageError
 from analyzer.files import write_text_atomic
-from analyzer.record import Ask, Claim, Comment, event_text
+from analyzer.record import Ask, Claim, Comment, Record, event_text
 from analyzer.replay import Game
 from analyzer.rules import HouseRule, RuleSet
 from analyzer.simulate import simulate as run_simulation
@@ -97,9 +97,12 @@ def format_record(
     in_place: Annotated[bool, typer.Option("--in-place", "-i", help="Rewrite the file in canonical form.")] = False,
     check: Annotated[bool, typer.Option("--check", help="Exit 1 if the file is not in canonical form.")] = False,
 ) -> None:
-    """Write a record in canonical form (to stdout, or back to the file with --in-place)."""
+    """Write a record in canonical form (to stdout, or back to the file with --in-place).
+
+    The form is the file's own: JSON for a .json record, the .fish text for any other.
+    """
     record = load_record(path)
-    text = fish.dumps(record)
+    text = canonical_text(record, Form.json if path.suffix.lower() == ".json" else Form.fish, path)
     if check:
         same = path.read_text(encoding="utf-8") == text
         if not same:
@@ -116,6 +119,21 @@ class Form(StrEnum):
     fish = "fish"
 
 
+def canonical_text(record: Record, form: Form, source: Path) -> str:
+    """The record's canonical text in ``form``; refused (OutputError, naming the record) when that
+    text would not read back as the same record, rather than written broken."""
+    module = record_json if form is Form.json else fish
+    text = module.dumps(record)
+    try:
+        same = module.dumps(module.loads(json_text(text) if form is Form.json else text)) == text
+    except HalfsuitError as exc:
+        why = f"not written: its {form.value} form would not read back ({exc.message})"
+        raise OutputError(why, path=str(source)) from None
+    if not same:
+        raise OutputError(f"not written: its {form.value} form would read back differently", path=str(source))
+    return json_text(text) if form is Form.json else text
+
+
 @handles_errors
 def convert(
     path: RecordArg,
@@ -123,9 +141,7 @@ def convert(
     output: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of stdout.")] = None,
 ) -> None:
     """Convert a record between the .fish text form and the JSON form (both round-trip)."""
-    record = load_record(path)
-    text = json_text(record_json.dumps(record)) if to is Form.json else fish.dumps(record)
-    emit(text, output, path)
+    emit(canonical_text(load_record(path), to, path), output, path)
 
 
 @handles_errors

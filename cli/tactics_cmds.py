@@ -6,10 +6,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.text import Text
 
 from analyzer.analysis import Analysis, analyze
 from analyzer.contracts import lockouts_dict, threats_dict
-from analyzer.knowledge import PUBLIC
+from analyzer.explain import Explainer, holds
+from analyzer.knowledge import PUBLIC, ViewTracker
 from analyzer.replay import Game
 from analyzer.tactics import claimable, lockouts, mistakes, quote_odds, threats
 
@@ -31,15 +33,25 @@ def claims(
     """Books that can be claimed in a view, with the declaration to make."""
     game, name, n, _, holders = view_at(path, at, view, lenient)
     found = claimable(game, holders, name)
+    explainer = Explainer(ViewTracker(game, name), n) if found else None
+    why = [
+        {card: explainer.explain(holds(p, card)) for card, p in c.holders.items()} if explainer else {} for c in found
+    ]
     if json_out:
-        print_json({"at": n, "as": name, "claimable": [c.to_dict() for c in found]})
+        books = [
+            {**c.to_dict(), "why": {card.code: e.to_dict() for card, e in w.items()}}
+            for c, w in zip(found, why, strict=True)
+        ]
+        print_json({"at": n, "as": name, "claimable": books})
         return
     speaker = None if name == PUBLIC else name
     if not found:
         who = "the public" if name == PUBLIC else name
         out.print(f"No book is claimable after event {n} as {plain(who)} sees it.")
-    for c in found:
+    for c, w in zip(found, why, strict=True):
         out.print(f"[green]team {c.team}[/green]  {plain(c.declaration(speaker))}")
+        for card, e in w.items():
+            out.print(Text(f"    {card.pretty} ({c.holders[card]}): {e.text}"))
 
 
 def _analyzed(path: Path, at: int | None, lenient: bool) -> tuple[Game, int, Analysis]:
