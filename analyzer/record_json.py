@@ -237,6 +237,10 @@ class _Writer:
         self.emit(f"{self.number}. {line}", place)
 
     def claim(self, e: dict[str, Any], where: str) -> str:
+        """A claim: ``said`` (holder and cards, as pairs) and ``result``; a wrong one has its real
+        holders in ``actual``, or is written without them, then saying who scored where the rules
+        need it with ``to_team`` (1 or 2) or ``forfeited`` (true): the text's ``: wrong, to team 2``
+        and ``: wrong, forfeited``."""
         result = e["result"]
         if result not in ("correct", "wrong"):
             raise self.fail(f"{where}.result", 'expected "correct" or "wrong"')
