@@ -147,7 +147,7 @@ def test_holders_and_counts_equal_the_oracle(variant: dict[str, object]) -> None
             truth = location_after(rec, truth_deal, at)
             assert all(truth[c] in h for c, h in got.items())
             checked += 1
-        if checked >= 10:
+        if checked >= 6:
             break
     assert checked >= 4
 
