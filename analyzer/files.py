@@ -112,11 +112,12 @@ def _fill(fd: int, data: bytes) -> None:
 
 
 def check_not_input(outputs: Iterable[str | Path], inputs: Iterable[str | Path]) -> None:
-    """Refuse (OutputError) when an output path is, or leads to, a file the command reads."""
+    """Refuse (OutputError) when an output path is, or leads to, a file the command reads, or is a
+    folder that holds one (a folder output is replaced whole, so what is inside it would go)."""
     read = list(inputs)
     for output in outputs:
         for source in read:
-            if _same_file(Path(output), Path(source)):
+            if _same_file(Path(output), Path(source)) or Path(source).resolve().is_relative_to(Path(output).resolve()):
                 raise OutputError(
                     f"refusing to write over {source}, which this command reads; choose another --out",
                     path=str(output),
