@@ -176,3 +176,10 @@ def test_explanations_use_no_count_the_record_does_not_fix() -> None:
         for player, why in explainer.card(card).items():
             assert why.conclusion is not None
             assert (why.conclusion.kind == HOLDS) == (player in who and len(who) == 1)
+
+
+def test_counts_that_are_only_bounds_read_as_bounds() -> None:
+    full = record.load(ROOT / "sample_logs" / "wrong-claim-opponent.fish")
+    step = replay(_shortened(full, lambda c: not c.correct)).final
+    assert step.count_text("Anna") == f"≤{step.counts['Anna']}"
+    assert replay(full).final.count_text("Anna") == str(replay(full).final.counts["Anna"])
