@@ -98,10 +98,13 @@ def mistake_explanations(analysis: Analysis, found: MistakeReport) -> Explanatio
     """
     game = analysis.game
     out: Explanations = {}
+    wanted = []
     for m in found.mistakes:
-        whose = m.judged or m.player  # a broken lockout is judged in the opponent's view
-        view = whose if analysis.has_view(whose) else PUBLIC
-        at = m.at
+        # The page jumps to the mistaken player's view; a broken lockout is judged (and the
+        # report shows it) in the view of the opponent who could take the book.
+        for whose in dict.fromkeys((m.player, m.judged or m.player)):
+            wanted.append((whose if analysis.has_view(whose) else PUBLIC, m.at))
+    for view, at in wanted:
         if at > analysis.steps or at in out.get(view, {}):
             continue
         explainer = Explainer(view_tracker(game, view, analysis.worked_out), at)
