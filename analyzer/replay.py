@@ -10,6 +10,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .cards import Book, Card
 from .errors import RuleBreak
@@ -105,8 +106,9 @@ class Game:
     history: dict[Card, CardHistory]
     violations: list[Violation]
 
-    @property
+    @cached_property
     def events(self) -> list[Event]:
+        """The record's events, listed once (steps look them up by number again and again)."""
         return self.record.events
 
     @property
