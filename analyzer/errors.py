@@ -109,6 +109,12 @@ class Contradiction(HalfsuitError):
     code = "contradiction"
     explanation: Any = None
 
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        if self.explanation is not None:
+            data["explanation"] = self.explanation.to_dict()
+        return data
+
 
 class RecordErrors(HalfsuitError):
     """Several independent errors found in one reading of a record, in the order of the file.

@@ -134,6 +134,27 @@ class Record:
             return "stdin"
         return Path(self.path).stem if self.path else "record"
 
+    def numbers(self) -> list[int]:
+        """The number the file gives each event, in order: the move number written on its line,
+        or, on a line without one, its place among the events (counted from 1)."""
+        return [i if e.number is None else e.number for i, e in enumerate(self.events, start=1)]
+
+    def written_number(self, i: int) -> int:
+        """The number the file gives the ``i``-th event (counted from 1); 0 before the first."""
+        events = self.events
+        if not 0 < i <= len(events):
+            return i
+        number = events[i - 1].number
+        return i if number is None else number
+
+    def event_label(self, i: int) -> str:
+        """``event 24``: the ``i``-th event (counted from 1) named as the file numbers it."""
+        return f"event {self.written_number(i)}"
+
+    def after_label(self, at: int) -> str:
+        """``after the deal`` or ``after event 24``: the moment after the first ``at`` events."""
+        return "after the deal" if at == 0 else f"after {self.event_label(at)}"
+
 
 @dataclass(frozen=True)
 class NumberWarning:

@@ -45,7 +45,7 @@ def replay_file(stem: str) -> str:
 
 def replay_link(stem: str, at: int, view: str = PUBLIC) -> str:
     """A link to a step and view of the replay page: ``game-replay.html#23-Ben``."""
-    return f"{quote(replay_file(stem))}#{at}-{quote(view)}"
+    return f"{quote(replay_file(stem))}#{at}-{quote(view, safe='')}"
 
 
 # ---------------------------------------------------------------- odds, once per step and view
@@ -99,8 +99,9 @@ def mistake_explanations(analysis: Analysis, found: MistakeReport) -> Explanatio
     game = analysis.game
     out: Explanations = {}
     for m in found.mistakes:
-        view = m.player if analysis.has_view(m.player) else PUBLIC
-        at = m.event - 1
+        whose = m.judged or m.player  # a broken lockout is judged in the opponent's view
+        view = whose if analysis.has_view(whose) else PUBLIC
+        at = m.at
         if at > analysis.steps or at in out.get(view, {}):
             continue
         explainer = Explainer(view_tracker(game, view, analysis.worked_out), at)

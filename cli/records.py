@@ -128,7 +128,8 @@ def validate_one(path: Path, lenient: bool, json_out: bool) -> tuple[dict[str, o
         "finished": game.finished,
         "score": list(game.final.score),
         "violations": [
-            {"event": v.event, "line": v.line, "code": v.code, "message": v.message} for v in game.violations
+            {"event": game.numbers[v.event - 1], "line": v.line, "code": v.code, "message": v.message}
+            for v in game.violations
         ],
         "trusted_until": game.trusted_until,
         "warnings": [{"line": w.line, "number": w.number, "message": w.message} for w in warnings],
@@ -140,7 +141,11 @@ def validate_one(path: Path, lenient: bool, json_out: bool) -> tuple[dict[str, o
             sys.stderr.write(f"{visible(line)}\n")
         if game.violations:
             n = game.trusted_until
-            trust = f"events after {n} are untrusted" if n < len(game.events) else "the cards are trusted throughout"
+            trust = (
+                f"events {game.record.after_label(n)} are untrusted"
+                if n < len(game.events)
+                else "the cards are trusted throughout"
+            )
             sys.stderr.write(f"{visible(name)}: {plural(len(game.violations), 'rule break')}; {trust}\n")
         else:
             state = "finished" if game.finished else "unfinished"
@@ -262,11 +267,16 @@ def show_dict(game: Game, n: int) -> dict[str, object]:
         "counts": step.counts,
         "finished": n == len(game.events) and game.finished,
         "books": {
-            name: {"event": r.event, "claimant": r.claimant, "outcome": r.outcome.value, "team": r.team}
+            name: {
+                "event": game.numbers[r.event - 1],
+                "claimant": r.claimant,
+                "outcome": r.outcome.value,
+                "team": r.team,
+            }
             for name, r in step.books.items()
         },
         "events": [
-            {"n": i, "line": e.line, "text": event_text(e), "comment": e.comment}
+            {"n": i, "number": game.numbers[i - 1], "line": e.line, "text": event_text(e), "comment": e.comment}
             for i, e in enumerate(game.events[:n], start=1)
         ],
     }
@@ -282,7 +292,7 @@ def render_show(game: Game, n: int) -> None:
         people = "  ".join(f"{plain(p)} ({step.counts[p]})" for p in names)
         out.print(f"[{team_style(t)}]Team {t}[/]: {people}")
     a, b = step.score
-    status = "finished" if game.finished and n == len(game.events) else f"after event {n}"
+    status = "finished" if game.finished and n == len(game.events) else record.after_label(n)
     out.print(f"Score {a}–{b} ({status})")
     events = RichTable(show_header=True, header_style="bold", box=None)
     events.add_column("#", justify="right")
@@ -299,7 +309,7 @@ def render_show(game: Game, n: int) -> None:
         text = plain(event_text(item).rsplit(":", 1)[0] if isinstance(item, Ask) else event_text(item))
         if item.comment:
             text += f"  [dim]# {plain(item.comment)}[/dim]"
-        events.add_row(str(i), text, result, plain(game.step(i).turn or ""))
+        events.add_row(str(game.numbers[i - 1]), text, result, plain(game.step(i).turn or ""))
     out.print(events)
     comments = [c for c in record.body if isinstance(c, Comment)]
     if comments:
