@@ -34,9 +34,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from .cards import Card
-from .errors import Contradiction
-from .knowledge import PUBLIC, Position, ViewTracker
-from .record import Ask, Event, Record
+from .knowledge import Position, ViewTracker
+from .record import Ask, Record
 from .solver import NoFit, solve, strong_components
 from .wording import either, plural
 
@@ -1127,14 +1126,8 @@ def _explanation(conclusion: Statement, facts: list[Fact], steps: list[Step], re
     return Explanation(conclusion, new_facts, new_steps, text)
 
 
-def view_name(view: str) -> str:
-    return "the public" if view == PUBLIC else view
-
-
 __all__ = [
-    "Contradiction",
     "Counting",
-    "Event",
     "Explainer",
     "Explanation",
     "Fact",
