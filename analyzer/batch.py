@@ -11,10 +11,8 @@ every output is ordered by file name, so the same folder always gives the same f
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +23,7 @@ from . import record as fish
 from . import record_json
 from .analysis import analyze
 from .errors import HalfsuitError, UsageError
+from .pool import process_map
 from .record import Record
 from .render import (
     Block,
@@ -138,8 +137,9 @@ def run_batch(
     process). ``progress`` is called after each record with (done, total, file name), in the
     order records finish. Raises UsageError when the folder holds no record.
 
-    Workers are started with ``spawn`` (see ``_run``), so a script that calls this with more
-    than one worker needs the usual ``if __name__ == "__main__":`` guard.
+    Workers come from ``analyzer.pool``: safe after threads, stopped at once by Ctrl-C. Where
+    the platform has no fork server they are spawned, and a script that calls this with more
+    than one worker then needs the usual ``if __name__ == "__main__":`` guard.
     """
     paths = find_records(folder)
     if not paths:
@@ -172,26 +172,14 @@ def run_batch(
 
 
 def _run(paths: Sequence[Path], workers: int, progress: Progress | None) -> list[GameOutcome]:
-    total = len(paths)
-    outcomes: list[GameOutcome] = []
+    done = [0]
 
-    def done(outcome: GameOutcome) -> None:
-        outcomes.append(outcome)
+    def each(outcome: GameOutcome) -> None:
+        done[0] += 1
         if progress is not None:
-            progress(len(outcomes), total, outcome.file)
+            progress(done[0], len(paths), outcome.file)
 
-    if workers == 1:
-        for p in paths:
-            done(analyze_file(str(p)))
-        return outcomes
-    # spawn: fresh interpreters, so no lock held by a thread of this process (polars has a
-    # thread pool) is copied into a worker half-taken, as fork could.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(analyze_file, str(p)) for p in paths]
-        for future in as_completed(futures):
-            done(future.result())
-    return outcomes
+    return process_map(analyze_file, [str(p) for p in paths], workers, each)
 
 
 # ---------------------------------------------------------------- the summary page

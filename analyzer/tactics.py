@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from .analysis import Analysis, Holders, book_holders, forked_map
+from .analysis import Analysis, Holders, Progress, book_holders, counter
 from .cards import Book, Card
 from .knowledge import PUBLIC, Position, ViewTracker
+from .pool import game_map
 from .record import Ask, Claim
 from .replay import Game, Step
 from .rules import Outcome
@@ -382,16 +383,20 @@ def odds_text(f: Fraction) -> str:
     return f"{float(f) * 100:.1f}%"
 
 
-def quote_odds(analysis: Analysis, report: MistakeReport, workers: int = 1) -> MistakeReport:
+def quote_odds(
+    analysis: Analysis, report: MistakeReport, workers: int = 1, progress: Progress | None = None
+) -> MistakeReport:
     """The same mistakes, each ask and wrong claim quoting the exact odds in the player's own view.
 
-    Each quote is one count of deals; with ``workers > 1`` they are counted in forked processes.
+    Each quote is one count of deals; with ``workers > 1`` they are counted in worker processes.
+    ``progress(done, total)`` is called as each share of the mistakes is quoted.
     """
     judged = frozenset(analysis.views)
     parts = max(1, 4 * workers)
     numbered = list(enumerate(report.mistakes))
     chunks = [numbered[k::parts] for k in range(parts) if numbered[k::parts]]
-    quoted = forked_map(analysis.game, _quote, [(chunk, judged) for chunk in chunks], workers)
+    jobs = [(chunk, judged) for chunk in chunks]
+    quoted = game_map(_quote, analysis.game, jobs, workers, counter(len(jobs), progress))
     merged = sorted((pair for part in quoted for pair in part), key=lambda pair: pair[0])
     return MistakeReport([m for _, m in merged], report.unjudged)
 

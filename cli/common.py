@@ -23,7 +23,7 @@ from analyzer.replay import Game, replay
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
 DEBUG = {"on": False}
-# Views of a game are solved in forked worker processes, one per core.
+# Views of a game are solved in worker processes, one per core.
 WORKERS = os.cpu_count() or 1
 
 P = ParamSpec("P")

@@ -50,8 +50,6 @@ def report_cmd(
     """
     game = load_game(path)
     name = check_view(game, view)
-    # Solve the views in forked workers before polars and matplotlib are loaded (forking after
-    # they start their threads is not safe).
     analysis = analyze(game, upto=game.trusted_until, workers=WORKERS)
     found = mistakes(analysis)
     asks = None
