@@ -7,7 +7,7 @@ This is what tactics, reports and batches are built on, so it is computed once p
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import Book, Card
 from .errors import Contradiction
@@ -37,6 +37,7 @@ class Analysis:
 
     game: Game
     views: dict[str, ViewAnalysis]
+    worked_out: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # hands not written but fixed by the record
 
     @property
     def steps(self) -> int:
@@ -48,6 +49,12 @@ class Analysis:
 
     def has_view(self, player: str) -> bool:
         return player in self.views
+
+    def hand_status(self, player: str) -> str:
+        """How the player's own view is known: ``written`` (a Hand line), ``worked out``, or ``unknown``."""
+        if player in self.worked_out:
+            return "worked out"
+        return "written" if player in self.views else "unknown"
 
 
 def hand_views(game: Game) -> list[str]:
@@ -90,7 +97,9 @@ def _fits(tracker: ViewTracker, at: int) -> bool:
 def unfit_error(tracker: ViewTracker, at: int) -> Contradiction:
     """The error for a step that no deal fits, in plain words, at the event that caused it."""
     record = tracker.record
-    whose = "" if tracker.view == PUBLIC else f" {tracker.view}'s hand and"
+    whose = ""  # the public view; a player's own view, or every Hand line at once (the deal in hindsight):
+    if tracker.hands:
+        whose = f" {tracker.view}'s hand and" if tracker.view in tracker.hands else f" {tracker.view} and"
     try:
         solve(tracker.position(at))
     except NoFit as exc:  # before Contradiction: a NoFit knows no event or line
@@ -112,19 +121,25 @@ def analyze(
     views: list[str] | None = None,
     upto: int | None = None,
     workers: int = 1,
+    worked_out: dict[str, tuple[Card, ...]] | None = None,
     progress: Progress | None = None,
 ) -> Analysis:
     """Holders of every card at every step 0..upto in every view (default: public and every hand).
 
-    Views are independent, so with ``workers > 1`` they are solved in worker processes (for
-    short records, in this process). ``progress(done, total)`` is called as each view is done.
+    ``worked_out`` adds the views of players without a Hand line whose hand is known otherwise
+    (the deal in hindsight, ``hindsight``). Views are independent, so with ``workers > 1`` they
+    are solved in worker processes (for short records, in this process). ``progress(done,
+    total)`` is called as each view is done.
     """
     names = [resolve_view(game.record, v) for v in views] if views is not None else hand_views(game)
+    extra = dict(worked_out or {})
+    names += [p for p in game.record.players if p in extra and p not in names]
     last = len(game.events) if upto is None else upto
     done = counter(len(names), progress)
-    jobs = [(name, last) for name in names]
+    jobs = [(name, last, extra.get(name)) for name in names]
     solved = game_map(_view_job, game, jobs, workers if len(names) * (last + 1) >= _PARALLEL_FROM else 1, done)
-    return Analysis(game, {name: ViewAnalysis(name, steps) for name, steps in zip(names, solved, strict=True)})
+    views_done = {name: ViewAnalysis(name, steps) for name, steps in zip(names, solved, strict=True)}
+    return Analysis(game, views_done, extra)
 
 
 _PARALLEL_FROM = 2000  # steps x views: below this, starting worker processes costs more than it saves
@@ -144,13 +159,13 @@ def counter(total: int, progress: Progress | None) -> Callable[[object], None] |
     return tick
 
 
-def _view_job(game: Game, job: tuple[str, int]) -> list[Holders]:
+def _view_job(game: Game, job: tuple[str, int, tuple[Card, ...] | None]) -> list[Holders]:
     return view_steps(game, *job)
 
 
-def view_steps(game: Game, view: str, last: int) -> list[Holders]:
-    """The holders of one view after every step 0..last."""
-    tracker = ViewTracker(game, view)
+def view_steps(game: Game, view: str, last: int, hand: tuple[Card, ...] | None = None) -> list[Holders]:
+    """The holders of one view after every step 0..last (``hand``: the player's hand, when not written)."""
+    tracker = ViewTracker(game, view, hands=None if hand is None else {view: hand})
     return [solve_position(tracker, at)[1] for at in range(last + 1)]
 
 

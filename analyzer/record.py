@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .cards import Book, Card, Deck, DeckKind, deck_kind, parse_card
 from .errors import Contradiction, RecordSyntaxError
+from .files import write_text_atomic
 from .rules import HOUSE_ORDER, GameRules, HouseRule, RuleSet, Table, deal_sizes
 
 INFO_KEYS = ("Title", "Event", "Site", "Date", "Notes")
@@ -71,6 +72,13 @@ class Pass:
 
 
 Event = Ask | Claim | Pass
+
+
+def actor(event: Event) -> str:
+    """The player who made an event."""
+    if isinstance(event, Ask):
+        return event.asker
+    return event.claimant if isinstance(event, Claim) else event.player
 
 
 @dataclass(frozen=True)
@@ -408,7 +416,7 @@ def _tokens(value: str, raw: str) -> Iterable[tuple[str, int]]:
 
 
 def dump(record: Record, path: str | Path) -> None:
-    Path(path).write_text(dumps(record), encoding="utf-8")
+    write_text_atomic(path, dumps(record))
 
 
 def dumps(record: Record) -> str:
