@@ -19,47 +19,36 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
-from .analysis import Analysis
-from .api import (
-    Card,
-    Game,
-    Record,
-    advice,
-    analyze,
-    batch,
-    claims,
-    dumps,
-    holders,
-    load,
-    loads,
-    lockouts,
-    mistakes,
-    odds,
-    parse_card,
-    position,
-    replay,
-    report,
-    threats,
-)
-from .errors import Contradiction, HalfsuitError, RecordSyntaxError, RuleBreak, UsageError
-from .knowledge import PUBLIC, Position
-from .solver import NoFit
-
 if TYPE_CHECKING:
+    from .analysis import Analysis
+    from .api import (
+        Card,
+        Game,
+        Record,
+        advice,
+        analyze,
+        batch,
+        claims,
+        dumps,
+        holders,
+        load,
+        loads,
+        lockouts,
+        mistakes,
+        odds,
+        parse_card,
+        position,
+        replay,
+        report,
+        threats,
+    )
+    from .errors import Contradiction, HalfsuitError, RecordSyntaxError, RuleBreak, UsageError
+    from .knowledge import PUBLIC, Position
     from .odds import Odds, TooLarge
+    from .solver import NoFit
     from .tables import events_table, holders_table, odds_table, players_table
 
 __version__ = "0.1.0"
-
-# Loaded on first use: name -> the module that defines it.
-_LAZY = {
-    "Odds": "analyzer.odds",
-    "TooLarge": "analyzer.odds",
-    "holders_table": "analyzer.tables",
-    "odds_table": "analyzer.tables",
-    "events_table": "analyzer.tables",
-    "players_table": "analyzer.tables",
-}
 
 __all__ = [
     "PUBLIC",
@@ -96,13 +85,25 @@ __all__ = [
     "replay",
     "report",
     "threats",
-    # Explanations of each deduction join this list when the explanation engine lands.
+    # Explanations of each deduction join these when the explanation engine lands.
 ]
+
+# Every name is loaded on first use (``import analyzer.record`` loads nothing more): the module
+# that defines each, where it is not the API's own module.
+_MODULES = {
+    "analyzer.analysis": ("Analysis",),
+    "analyzer.errors": ("Contradiction", "HalfsuitError", "RecordSyntaxError", "RuleBreak", "UsageError"),
+    "analyzer.knowledge": ("PUBLIC", "Position"),
+    "analyzer.odds": ("Odds", "TooLarge"),
+    "analyzer.solver": ("NoFit",),
+    "analyzer.tables": ("events_table", "holders_table", "odds_table", "players_table"),
+}
+_FROM = {name: "analyzer.api" for name in __all__} | {n: m for m, names in _MODULES.items() for n in names}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
+    if name in _FROM:
+        value = getattr(importlib.import_module(_FROM[name]), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'analyzer' has no attribute {name!r}")
@@ -113,13 +114,13 @@ def __dir__() -> list[str]:
 
 
 class _Package(types.ModuleType):
-    """Keeps the API's functions under their names when a module of the same name (``replay``,
-    ``odds``, ``advice``, ``report``, ``batch``) is first imported: importing a submodule would
-    otherwise rebind the package's attribute to it. ``from analyzer.odds import card_odds`` and
+    """Keeps the API's functions ``replay``, ``odds``, ``advice``, ``report`` and ``batch`` under
+    their names: importing the module of the same name would otherwise bind the package's
+    attribute to the module. ``from analyzer.odds import card_odds`` and
     ``importlib.import_module("analyzer.odds")`` still reach the modules."""
 
     def __setattr__(self, name: str, value: object) -> None:
-        if isinstance(value, types.ModuleType) and callable(self.__dict__.get(name)):
+        if isinstance(value, types.ModuleType) and _FROM.get(name) == "analyzer.api":
             return
         super().__setattr__(name, value)
 

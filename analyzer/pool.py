@@ -3,7 +3,7 @@
 Workers are started by a fork server where the platform has one (a clean single-threaded
 process forks them), and freshly spawned elsewhere; never forked from the caller, whose threads
 (polars has a pool of them, a notebook has more) may hold locks that a forked child would inherit
-half-taken. A game travels pickled with each task and is unpickled once per worker (26 KiB,
+half-taken. A game travels pickled with each task and is unpickled once per worker and map (26 KiB,
 4 ms for a whole 128-event game, against 7 ms to read and replay its text). The workers stay
 for the next map: starting them costs a fresh interpreter's imports.
 
@@ -14,17 +14,17 @@ exception goes on.
 
 from __future__ import annotations
 
-import hashlib
-import multiprocessing
+import itertools
 import pickle
 import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING, TypeVar
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # multiprocessing and concurrent.futures load only when a map needs workers
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing.process import BaseProcess
+
     from .replay import Game
 
 T = TypeVar("T")
@@ -36,6 +36,8 @@ PRELOAD = ["analyzer.analysis"]
 
 def start_method() -> str:
     """``forkserver`` where the platform has it, ``spawn`` elsewhere."""
+    import multiprocessing
+
     return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 
@@ -51,6 +53,9 @@ _POOLS: dict[int, _Pool] = {}
 
 
 def _pool(workers: int) -> _Pool:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     if workers not in _POOLS:
         context = multiprocessing.get_context(start_method())
         if start_method() == "forkserver":
@@ -62,6 +67,8 @@ def _pool(workers: int) -> _Pool:
 
 def _end(workers: int) -> None:
     """Drop the pending tasks and end the pool's workers now, not after the task each is busy with."""
+    import multiprocessing
+
     pool = _POOLS.pop(workers)
     pool.executor.shutdown(wait=False, cancel_futures=True)
     for worker in set(multiprocessing.active_children()) - pool.before:
@@ -82,6 +89,8 @@ def process_map(
     """
     if workers <= 1 or len(items) <= 1:
         return [_seen(fn(item), each) for item in items]
+    from concurrent.futures import as_completed
+
     size = min(workers, len(items))
     try:
         futures = {_pool(size).executor.submit(fn, item): k for k, item in enumerate(items)}
@@ -102,11 +111,11 @@ def game_map(
     workers: int,
     each: Callable[[R], None] | None = None,
 ) -> list[R]:
-    """``fn(game, item)`` for every item, like ``process_map``; each worker unpickles the game once."""
+    """``fn(game, item)`` for every item, like ``process_map``; each worker unpickles the game once per map."""
     if workers <= 1 or len(items) <= 1:
         return [_seen(fn(game, item), each) for item in items]
     data = pickle.dumps(game)
-    key = hashlib.blake2b(data, digest_size=16).digest()
+    key = next(_KEYS)
     return process_map(_call_with_game, [(fn, item, key, data) for item in items], workers, each)
 
 
@@ -120,10 +129,11 @@ def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it ends the workers
 
 
-_GAMES: dict[bytes, Game] = {}  # in a worker: the last game it was sent, by its pickle's digest
+_KEYS = itertools.count()  # here: a key for each map's game
+_GAMES: dict[int, Game] = {}  # in a worker: the game of the last map it served, by its key
 
 
-def _call_with_game(job: tuple[Callable[[Game, T], R], T, bytes, bytes]) -> R:
+def _call_with_game(job: tuple[Callable[[Game, T], R], T, int, bytes]) -> R:
     fn, item, key, data = job
     if key not in _GAMES:
         _GAMES.clear()

@@ -15,6 +15,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain help: no type noise (<bool>, <list[int]>), and it starts without loading rich's
+    # Markdown and typer's rich formatting.
+    rich_markup_mode=None,
 )
 
 

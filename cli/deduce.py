@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table as RichTable
@@ -13,10 +13,12 @@ from analyzer.analysis import Holders, analyze, solve_position
 from analyzer.cards import Card, parse_card
 from analyzer.contracts import analysis_dict, player_summary, state_dict
 from analyzer.errors import UsageError
-from analyzer.explain import LACKS, Explainer, Explanation
 from analyzer.knowledge import PUBLIC, Position, ViewTracker
 from analyzer.replay import Game
 from analyzer.tactics import claimable, exact_text, odds_text
+
+if TYPE_CHECKING:
+    from analyzer.explain import Explanation
 
 from .common import (
     AS_HELP,
@@ -32,6 +34,7 @@ from .common import (
     out,
     plain,
     print_json,
+    progress_bars,
     team_style,
 )
 
@@ -143,6 +146,8 @@ def who_has(
             out.print(plain(msg))
         return
     h = holders[card]
+    from analyzer.explain import LACKS, Explainer  # loaded by the commands that explain
+
     explainer = Explainer(ViewTracker(game, name), n)
     why = explainer.card(card)
     deals = {p: explainer.witness(card, p) for p in h} if witness and len(h) > 1 else {}
@@ -254,7 +259,8 @@ def _pretty(code: str) -> str:
 def analyze_cmd(path: RecordArg, json_out: JsonOpt = False, lenient: LenientOpt = False) -> None:
     """The whole game at once: every step in every view (public and each Hand), claims, threats, mistakes."""
     game = load_game(path, lenient)
-    result = analyze(game, upto=game.trusted_until, workers=WORKERS)
+    with progress_bars(quiet=json_out) as bars:
+        result = analyze(game, upto=game.trusted_until, workers=WORKERS, progress=bars.stage("solving each view"))
     data = analysis_dict(result)
     if json_out:
         print_json(data)

@@ -19,7 +19,6 @@ from analyzer.files import write_text_atomic
 from analyzer.record import Ask, Claim, Comment, event_text
 from analyzer.replay import Game
 from analyzer.rules import HouseRule, RuleSet
-from analyzer.simulate import simulate as run_simulation
 from analyzer.wording import plural
 
 from .common import (
@@ -141,6 +140,8 @@ def simulate(
     """Simulate a complete legal game between sensible bots and write its record (with every hand)."""
     if players not in (4, 6, 8):
         raise UsageError(f"--players must be 4, 6 or 8, not {players}")
+    from analyzer.simulate import simulate as run_simulation
+
     record = run_simulation(
         players=players, deck=deck, rule_set=rules, bluffing=bluffing, house=frozenset(house or ()), seed=seed
     )

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from analyzer.analysis import analyze
 from analyzer.knowledge import PUBLIC
@@ -28,6 +27,7 @@ from .common import (
     load_game,
     out,
     plain,
+    progress_bars,
     visible,
 )
 
@@ -64,22 +64,24 @@ def report_cmd(
     """
     game = load_game(path, lenient)
     name = check_view(game, view)
-    analysis = analyze(game, upto=game.trusted_until, workers=WORKERS)
-    found = mistakes(analysis)
-    asks = None
-    if odds:
-        counting_odds()
-        from analyzer.information import ask_information
-        from analyzer.odds import TooLarge
+    with progress_bars() as bars:
+        analysis = analyze(game, upto=game.trusted_until, workers=WORKERS, progress=bars.stage("solving each view"))
+        found = mistakes(analysis)
+        asks = None
+        if odds:
+            counting_odds()
+            from analyzer.information import ask_information
+            from analyzer.odds import TooLarge
 
-        try:
-            found = quote_odds(analysis, found, workers=WORKERS)
-            asks = ask_information(game, analysis.steps, workers=WORKERS)
-        except TooLarge:
-            odds = False  # a must-declare game too big to count: the report goes without odds
-    from analyzer.report import write_report
+            try:
+                found = quote_odds(analysis, found, workers=WORKERS, progress=bars.stage("quoting odds in mistakes"))
+                asks = ask_information(game, analysis.steps, workers=WORKERS, progress=bars.stage("counting bits"))
+            except TooLarge:
+                odds = False  # a must-declare game too big to count: the report goes without odds
+        from analyzer.report import write_report
 
-    files = write_report(game, out_dir, name, moments or None, analysis, odds, asks, found)
+        bars.stage("writing the report")
+        files = write_report(game, out_dir, name, moments or None, analysis, odds, asks, found)
     for written in files.paths:
         out.print(plain(written))
 
@@ -98,19 +100,21 @@ def replay_cmd(
     from analyzer.replay_page import odds_table, write_replay
 
     game = load_game(path)
-    analysis = analyze(game, upto=game.trusted_until, workers=WORKERS)
-    found = mistakes(analysis)
-    table = None
-    if odds:
-        counting_odds()
-        from analyzer.odds import TooLarge
+    with progress_bars() as bars:
+        analysis = analyze(game, upto=game.trusted_until, workers=WORKERS, progress=bars.stage("solving each view"))
+        found = mistakes(analysis)
+        table = None
+        if odds:
+            counting_odds()
+            from analyzer.odds import TooLarge
 
-        try:
-            found = quote_odds(analysis, found, workers=WORKERS)
-            table = odds_table(game, list(analysis.views), analysis.steps, WORKERS)
-        except TooLarge:
-            table = None
-    page = write_replay(game, out_dir, analysis, found, table, with_odds=False)
+            try:
+                found = quote_odds(analysis, found, workers=WORKERS, progress=bars.stage("quoting odds in mistakes"))
+                bars.stage("counting the odds of every step")
+                table = odds_table(game, list(analysis.views), analysis.steps, WORKERS)
+            except TooLarge:
+                table = None
+        page = write_replay(game, out_dir, analysis, found, table, with_odds=False)
     out.print(plain(page.path))
 
 
@@ -135,19 +139,15 @@ def batch_cmd(
     """
     from analyzer.batch import run_batch
 
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
-        task = bar.add_task("analyzing", total=None)
-
-        def progress(done: int, total: int, name: str) -> None:
-            bar.update(task, completed=done, total=total, description=f"analyzing {plain(name)}")
-
-        result = run_batch(folder, out_dir, workers, progress, lenient=lenient)
+    with progress_bars() as bars:
+        update = bars.stage("analyzing records")
+        result = run_batch(
+            folder,
+            out_dir,
+            workers,
+            None if update is None else lambda done, total, _: update(done, total),
+            lenient=lenient,
+        )
     for written in result.files:
         out.print(plain(written))
     for message in result.failures.get_column("message").to_list():

@@ -13,7 +13,19 @@ from analyzer.knowledge import PUBLIC
 from analyzer.replay import Game
 from analyzer.tactics import claimable, lockouts, mistakes, quote_odds, threats
 
-from .common import WORKERS, LenientOpt, check_at, counting_odds, err, handles_errors, load_game, out, plain, print_json
+from .common import (
+    WORKERS,
+    LenientOpt,
+    check_at,
+    counting_odds,
+    err,
+    handles_errors,
+    load_game,
+    out,
+    plain,
+    print_json,
+    progress_bars,
+)
 from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg, view_at
 
 
@@ -99,16 +111,20 @@ def mistakes_cmd(
 ) -> None:
     """Missed claims, wrong claims, broken lockouts, hopeless asks and rule breaks (read leniently)."""
     game = load_game(path, lenient=True, warn=False)
-    result = analyze(game, upto=game.trusted_until, workers=WORKERS)
-    report = mistakes(result)
     counting_odds()
     from analyzer.information import ask_information, player_information
     from analyzer.odds import TooLarge
 
-    try:
-        report = quote_odds(result, report, workers=WORKERS)
-    except TooLarge as exc:
-        err.print(f"odds not quoted: {plain(exc.message)}")
+    asks = None
+    with progress_bars(quiet=json_out) as bars:
+        result = analyze(game, upto=game.trusted_until, workers=WORKERS, progress=bars.stage("solving each view"))
+        report = mistakes(result)
+        try:
+            report = quote_odds(result, report, workers=WORKERS, progress=bars.stage("quoting odds"))
+        except TooLarge as exc:
+            err.print(f"odds not quoted: {plain(exc.message)}")
+        if bits and not json_out:
+            asks = ask_information(game, result.steps, workers=WORKERS, progress=bars.stage("counting bits"))
     if report.unjudged:
         err.print(f"not judged in their own view (no Hand line): {plain(', '.join(report.unjudged))}")
     if json_out:
@@ -123,8 +139,8 @@ def mistakes_cmd(
         if m.odds:
             out.print(f"    [dim]odds:[/dim] {plain(m.odds)}")
         out.print(f"    [dim]cost:[/dim] {plain(m.cost)}")
-    if bits:
-        totals = player_information(game, ask_information(game, result.steps, workers=WORKERS))
+    if asks is not None:
+        totals = player_information(game, asks)
         out.print("[bold]Information[/bold] (public view, exact counts):")
         for p, info in totals.items():
             out.print(f"  {plain(p)}: {plain(info.sentence())}")
