@@ -14,6 +14,7 @@ exception goes on.
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import pickle
 import signal
@@ -57,12 +58,20 @@ def _pool(workers: int) -> _Pool:
     from concurrent.futures import ProcessPoolExecutor
 
     if workers not in _POOLS:
+        if not _POOLS:
+            atexit.register(_close_all)
         context = multiprocessing.get_context(start_method())
         if start_method() == "forkserver":
             context.set_forkserver_preload(PRELOAD)
         before = set(multiprocessing.active_children())
         _POOLS[workers] = _Pool(ProcessPoolExecutor(workers, context, _start_worker), before)
     return _POOLS[workers]
+
+
+def _close_all() -> None:
+    """At exit, while the modules the workers' manager needs are still there."""
+    while _POOLS:
+        _POOLS.popitem()[1].executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _end(workers: int) -> None:

@@ -28,9 +28,7 @@ BASELINE = "python -c 'import typer'"
 
 
 def register(app: typer.Typer) -> None:
-    app.command(
-        epilog="Example: halfsuit bench --games 2 --no-cpsat   |   halfsuit bench --startup --runs 9",
-    )(bench)
+    app.command()(bench)
 
 
 @handles_errors

@@ -23,6 +23,7 @@ from analyzer.files import encode_text, write_text_atomic
 from analyzer.knowledge import PUBLIC, resolve_view
 from analyzer.record import Record
 from analyzer.replay import Game, replay
+from analyzer.wording import plural
 
 from .main import interrupted
 
@@ -129,7 +130,7 @@ def check_at(game: Game, at: int | None) -> int:
     if at is None:
         return game.trusted_until
     if not 0 <= at <= n:
-        raise UsageError(f"--at {at} is out of range: the record has {n} events", path=game.record.path)
+        raise UsageError(f"--at {at} is out of range: the record has {plural(n, 'event')}", path=game.record.path)
     return at
 
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 from .common import JSON_HELP, handles_errors, load_game, out, plain, print_json, team_style
 
-RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
+RecordArg = Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (.fish text or .json).")]
 STATUS = {"written": "Hand line", "worked out": "worked out from the record", "unknown": ""}
 
 

@@ -15,7 +15,8 @@ from analyzer.contracts import analysis_dict, player_summary, state_dict
 from analyzer.errors import UsageError
 from analyzer.knowledge import PUBLIC, Position, ViewTracker
 from analyzer.replay import Game
-from analyzer.tactics import claimable, exact_text, odds_text
+from analyzer.tactics import claimable, exact_text
+from analyzer.wording import percent, plural
 
 if TYPE_CHECKING:
     from analyzer.explain import Explanation
@@ -38,9 +39,9 @@ from .common import (
     team_style,
 )
 
-RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
-AtOpt = Annotated[int | None, typer.Option("--at", help=AT_HELP)]
-AsOpt = Annotated[str, typer.Option("--as", help=AS_HELP)]
+RecordArg = Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (.fish text or .json).")]
+AtOpt = Annotated[int | None, typer.Option("--at", metavar="N", help=AT_HELP)]
+AsOpt = Annotated[str, typer.Option("--as", metavar="VIEW", help=AS_HELP)]
 JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
 
@@ -179,8 +180,7 @@ def who_has(
         out.print(f"[bold]{card.pretty}[/bold] can be with (after event {n}, as {plain(who)} sees it):")
         width = max(len(p) for p in h)  # the odds in one column
         for p in h:
-            short = f"  [dim]({odds_text(share[p])})[/dim]" if share[p].denominator < 1000 else ""
-            out.print(f"  [bold]{plain(p):<{width}}[/bold] {float(share[p]) * 100:5.1f}%{short}")
+            out.print(f"  [bold]{plain(p):<{width}}[/bold] {percent(share[p]):>6}")
     if len(h) == 1:
         shared = [p for p, e in why.items() if p != h[0] and _only_elsewhere(e, why[h[0]])]
         if shared:
@@ -211,7 +211,7 @@ def _deal_text(deal: dict[Card, str], pos: Position) -> str:
 
 @handles_errors
 def hand(
-    player: Annotated[str, typer.Argument(help="The player whose cards to list.")],
+    player: Annotated[str, typer.Argument(metavar="PLAYER", help="The player whose cards to list.")],
     path: RecordArg,
     at: AtOpt = None,
     view: AsOpt = PUBLIC,
@@ -235,8 +235,8 @@ def hand(
         return
     viewer = "the public" if name == PUBLIC else name
     out.print(
-        f"[bold]{plain(who)}[/bold] (team {summary['team']}) holds {summary['count']} cards after event {n}; "
-        f"as {plain(viewer)} sees it, {len(summary['known'])} are known"
+        f"[bold]{plain(who)}[/bold] (team {summary['team']}) holds {plural(summary['count'], 'card')} after event {n}; "
+        f"as {plain(viewer)} sees it, {len(summary['known'])} {'is' if len(summary['known']) == 1 else 'are'} known"
     )
     table = RichTable(box=None, header_style="bold")
     table.add_column("book")
@@ -267,7 +267,7 @@ def analyze_cmd(path: RecordArg, json_out: JsonOpt = False, lenient: LenientOpt 
         return
     a, b = data["score"]
     title = plain(game.record.info.get("Title", game.record.name))
-    out.print(f"[bold]{title}[/bold]: {len(game.events)} events, score {a}–{b}")
+    out.print(f"[bold]{title}[/bold]: {plural(len(game.events), 'event')}, score {a}–{b}")
     out.print(f"views: {plain(', '.join(data['views']))}")
     known = RichTable(box=None, header_style="bold", title="cards known (one holder) after the last event")
     known.add_column("view")
@@ -277,4 +277,4 @@ def analyze_cmd(path: RecordArg, json_out: JsonOpt = False, lenient: LenientOpt 
         cards = data["steps"][-1]["views"][v]["cards"]
         known.add_row(plain(v), str(sum(1 for h in cards.values() if len(h) == 1)), str(len(cards)))
     out.print(known)
-    out.print(f"{len(data['mistakes'])} mistakes (see `halfsuit mistakes`)")
+    out.print(f"{plural(len(data['mistakes']), 'mistake')} (see `halfsuit mistakes`)")

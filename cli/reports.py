@@ -31,7 +31,7 @@ from .common import (
     visible,
 )
 
-RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
+RecordArg = Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (.fish text or .json).")]
 
 
 def register(app: typer.Typer) -> None:
@@ -43,12 +43,15 @@ def register(app: typer.Typer) -> None:
 @handles_errors
 def report_cmd(
     path: RecordArg,
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the report into.")] = Path("reports"),
-    view: Annotated[str, typer.Option("--as", help=AS_HELP + " Used for the card grids.")] = PUBLIC,
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", metavar="FOLDER", help="Folder to write the report into.")
+    ] = Path("reports"),
+    view: Annotated[str, typer.Option("--as", metavar="VIEW", help=AS_HELP + " Used for the card grids.")] = PUBLIC,
     moments: Annotated[
         list[int] | None,
         typer.Option(
             "--moment",
+            metavar="N",
             help="Show the card grid after this many events (repeat for more); default: just before each claim.",
         ),
     ] = None,
@@ -89,7 +92,9 @@ def report_cmd(
 @handles_errors
 def replay_cmd(
     path: RecordArg,
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the page into.")] = Path("reports"),
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", metavar="FOLDER", help="Folder to write the page into.")
+    ] = Path("reports"),
     odds: Annotated[bool, typer.Option(help="Shade the grids by exact odds and show them for each card.")] = True,
 ) -> None:
     """Write a replay page: one HTML file to step through the game in every view (opens from disk).
@@ -120,11 +125,13 @@ def replay_cmd(
 
 @handles_errors
 def batch_cmd(
-    folder: Annotated[Path, typer.Argument(help="A folder of records (*.fish, *.json).")],
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder for the tables and the summary.")],
+    folder: Annotated[Path, typer.Argument(metavar="FOLDER", help="A folder of records (*.fish, *.json).")],
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", metavar="FOLDER", help="Folder for the tables and the summary.")
+    ],
     workers: Annotated[
         int | None,
-        typer.Option("--workers", "-j", min=1, help="Worker processes (default: one per core)."),
+        typer.Option("--workers", "-j", min=1, metavar="N", help="Worker processes (default: one per core)."),
     ] = None,
     lenient: LenientOpt = False,
 ) -> None:
