@@ -18,11 +18,12 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from .analysis import Analysis, analyze, solve_position
+from .analysis import Analysis, Progress, analyze, solve_position
 from .cards import Card
 from .knowledge import ViewTracker
 from .record import Record
 from .replay import Game
+from .solver import solve
 
 WHOLE_RECORD = "the Hand lines"  # the name of the view that takes every Hand line at once
 
@@ -94,22 +95,26 @@ def deal_in_hindsight(game: Game, upto: int | None = None) -> Hindsight:
     last = game.trusted_until if upto is None else upto
     record = game.record
     tracker = ViewTracker(game, WHOLE_RECORD, hands=dict(record.hands))
-    _, holders = solve_position(tracker, last)
+    pos, _ = solve_position(tracker, last)
+    unseen = solve(pos).dealt  # never shown, so never moved (or left play unseen): who may have been dealt it
     dealt: dict[Card, tuple[str, ...]] = {}
     for card in record.rules.deck.cards:
         if tracker.reveal.get(card, last + 1) <= last:
             dealt[card] = (tracker.origin[card],)  # shown by then: dealt to whom it was first shown with
         else:
-            dealt[card] = holders[card]  # never shown, so never moved: its holders now were dealt it
+            dealt[card] = unseen[card]
     return Hindsight(record, last, dealt)
 
 
-def judged_analysis(game: Game, upto: int | None = None, workers: int = 1) -> tuple[Analysis, Hindsight]:
+def judged_analysis(
+    game: Game, upto: int | None = None, workers: int = 1, progress: Progress | None = None
+) -> tuple[Analysis, Hindsight]:
     """Every view to judge: public, each Hand line, and each hand the whole record works out.
 
     The hands are worked out from every trusted event, whatever ``upto`` stops the analysis at:
-    a player knew their hand from the deal on.
+    a player knew their hand from the deal on. ``progress(done, total)`` as each view is solved.
     """
     hindsight = deal_in_hindsight(game)
     last = game.trusted_until if upto is None else upto
-    return analyze(game, upto=last, workers=workers, worked_out=hindsight.worked_out), hindsight
+    analysis = analyze(game, upto=last, workers=workers, worked_out=hindsight.worked_out, progress=progress)
+    return analysis, hindsight

@@ -12,9 +12,9 @@ from typing import Annotated
 
 import typer
 
-from analyzer.analysis import analyze
+from analyzer.hindsight import judged_analysis
 from analyzer.knowledge import PUBLIC
-from analyzer.tactics import mistakes, quote_odds
+from analyzer.tactics import explain_mistakes, mistakes, quote_odds
 
 from .common import (
     AS_HELP,
@@ -58,19 +58,25 @@ def report_cmd(
     odds: Annotated[
         bool, typer.Option(help="Shade grids by exact odds, quote odds in mistakes, count bits per player.")
     ] = True,
+    replay: Annotated[
+        bool, typer.Option(help="Also write the game's replay page (<record>-replay.html) and link to it.")
+    ] = True,
     lenient: LenientOpt = False,
 ) -> None:
-    """Write a post-game report: an HTML page and its Markdown twin with charts (SVG).
+    """Write a post-game report: an HTML page and its Markdown twin with charts (SVG), and a replay page.
 
     Prints the paths written. Exit 1 when the record breaks the rules (unless --lenient: the
     breaks are then marked in the report) or contradicts itself, 2 when it cannot be read.
     """
+    from analyzer.replay_page import odds_table
+
     game = load_game(path, lenient)
     name = check_view(game, view)
     with progress_bars() as bars:
-        analysis = analyze(game, upto=game.trusted_until, workers=WORKERS, progress=bars.stage("solving each view"))
-        found = mistakes(analysis)
+        analysis = judged_analysis(game, workers=WORKERS, progress=bars.stage("solving each view"))[0]
+        found = explain_mistakes(analysis, mistakes(analysis))
         asks = None
+        tables = None
         if odds:
             counting_odds()
             from analyzer.information import ask_information
@@ -79,12 +85,15 @@ def report_cmd(
             try:
                 found = quote_odds(analysis, found, workers=WORKERS, progress=bars.stage("quoting odds in mistakes"))
                 asks = ask_information(game, analysis.steps, workers=WORKERS, progress=bars.stage("counting bits"))
+                if replay:  # the replay page shows every step of every view; the report alone needs a few
+                    bars.stage("counting the odds of every step")
+                    tables = odds_table(game, list(analysis.views), analysis.steps, WORKERS, analysis.worked_out)
             except TooLarge:
                 odds = False  # a must-declare game too big to count: the report goes without odds
         from analyzer.report import write_report
 
         bars.stage("writing the report")
-        files = write_report(game, out_dir, name, moments or None, analysis, odds, asks, found)
+        files = write_report(game, out_dir, name, moments or None, analysis, odds, asks, found, tables, replay)
     for written in files.paths:
         out.print(plain(written))
 
@@ -96,18 +105,20 @@ def replay_cmd(
         Path, typer.Option("--out", "-o", metavar="FOLDER", help="Folder to write the page into.")
     ] = Path("reports"),
     odds: Annotated[bool, typer.Option(help="Shade the grids by exact odds and show them for each card.")] = True,
+    lenient: LenientOpt = False,
 ) -> None:
     """Write a replay page: one HTML file to step through the game in every view (opens from disk).
 
-    Prints the path written. Exit 1 when the record breaks the rules or contradicts itself,
-    2 when it cannot be read.
+    Prints the path written. Exit 1 when the record breaks the rules (unless --lenient: the page
+    then steps to the first break and marks the breaks) or contradicts itself, 2 when it cannot
+    be read.
     """
     from analyzer.replay_page import odds_table, write_replay
 
-    game = load_game(path)
+    game = load_game(path, lenient)
     with progress_bars() as bars:
-        analysis = analyze(game, upto=game.trusted_until, workers=WORKERS, progress=bars.stage("solving each view"))
-        found = mistakes(analysis)
+        analysis = judged_analysis(game, workers=WORKERS, progress=bars.stage("solving each view"))[0]
+        found = explain_mistakes(analysis, mistakes(analysis))
         table = None
         if odds:
             counting_odds()
@@ -116,7 +127,7 @@ def replay_cmd(
             try:
                 found = quote_odds(analysis, found, workers=WORKERS, progress=bars.stage("quoting odds in mistakes"))
                 bars.stage("counting the odds of every step")
-                table = odds_table(game, list(analysis.views), analysis.steps, WORKERS)
+                table = odds_table(game, list(analysis.views), analysis.steps, WORKERS, analysis.worked_out)
             except TooLarge:
                 table = None
         page = write_replay(game, out_dir, analysis, found, table, with_odds=False)
@@ -134,8 +145,11 @@ def batch_cmd(
         typer.Option("--workers", "-j", min=1, metavar="N", help="Worker processes (default: one per core)."),
     ] = None,
     lenient: LenientOpt = False,
+    reports: Annotated[
+        bool, typer.Option("--reports", help="Also write each game's report and replay page, linked from the summary.")
+    ] = False,
 ) -> None:
-    """Analyze every record in a folder: per-game and per-player tables and a summary page.
+    """Analyze every record in a folder: per-game and per-player tables and a summary page with charts.
 
     A record that fails, and an entry named like a record that is not a file (a dangling
     symlink, a FIFO, a folder), is listed with why, and the others still run. --out is replaced
@@ -154,6 +168,7 @@ def batch_cmd(
             workers,
             None if update is None else lambda done, total, _: update(done, total),
             lenient=lenient,
+            reports=reports,
         )
     for written in result.files:
         out.print(plain(written))
