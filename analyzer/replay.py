@@ -27,6 +27,7 @@ from .rules import (
     turn_after_ask,
     turn_after_claim,
 )
+from .wording import plural
 
 
 @dataclass(frozen=True)
@@ -332,7 +333,9 @@ class _Replayer:
         for holder, k in Counter(truth.values()).items():
             if self.counts[holder] < k:
                 self.brk(
-                    "claim-count", f"{holder} holds {self.counts[holder]} cards, not {k} of {book.name}", e.claimant
+                    "claim-count",
+                    f"{holder} holds {plural(self.counts[holder], 'card')}, not {k} of {book.name}",
+                    e.claimant,
                 )
         self.settle(e, book, team, truth)
 

@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from .analysis import Analysis, Holders, analyze, forked_map
+from .analysis import Analysis, Holders, analyze
 from .cards import Card
 from .explain import Explainer, Unexplained
 from .files import write_text_atomic
 from .game_text import event_inline, kind_text, score_text
 from .knowledge import PUBLIC, ViewTracker
 from .odds import TooLarge, card_odds
+from .pool import game_map
 from .record import Ask, Pass, actor
 from .render import Inline, Span
 from .replay import Game
@@ -64,13 +65,13 @@ def odds_table(
     workers: int = 1,
     worked_out: dict[str, tuple[Card, ...]] | None = None,
 ) -> OddsTable:
-    """The exact odds of every card at every step 0..last in each view (forked per view).
+    """The exact odds of every card at every step 0..last in each view (a worker per view).
 
     ``worked_out`` gives the hands of views without a Hand line. A step too large to count
     exactly (house rule ``must-declare``) has None.
     """
     hands = worked_out or {}
-    counted = forked_map(game, _view_odds, [(v, last, hands.get(v)) for v in views], workers)
+    counted = game_map(_view_odds, game, [(v, last, hands.get(v)) for v in views], workers)
     return dict(zip(views, counted, strict=True))
 
 

@@ -171,7 +171,7 @@ def build_report(
     is analyzed up to its last trusted step. With ``odds`` (the default) the grids are shaded by
     exact odds, mistakes quote the odds the player faced, and the players table gives the bits
     each player's asks gave away and gained. ``asks`` and ``found`` (the mistakes, with their odds
-    quoted when ``odds``) save computing them again, for instance in forked workers beforehand;
+    quoted when ``odds``) save computing them again, for instance in worker processes beforehand;
     ``tables`` likewise saves counting the odds of the grids (``replay_page.odds_table``). With
     ``replay`` the report links each mistake to its step and view on the replay page.
     """
