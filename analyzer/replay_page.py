@@ -89,6 +89,13 @@ def _view_odds(game: Game, job: tuple[str, int, tuple[Card, ...] | None]) -> lis
 Explanations = dict[str, dict[int, dict[Card, dict[str, str]]]]  # view -> step -> card -> player -> text
 
 
+def mistake_moment(analysis: Analysis, m: Mistake) -> tuple[str, int]:
+    """The view and step a mistake is judged at: the player's own view (the public one when their
+    hand is not known) just before the event. The report and the replay page both show it there."""
+    view = m.player if analysis.has_view(m.player) else PUBLIC
+    return view, min(m.event - 1, analysis.steps)
+
+
 def mistake_explanations(analysis: Analysis, found: MistakeReport) -> Explanations:
     """Why each card in play is placed or ruled out, at the step of each mistake in its player's view.
 
@@ -99,9 +106,8 @@ def mistake_explanations(analysis: Analysis, found: MistakeReport) -> Explanatio
     game = analysis.game
     out: Explanations = {}
     for m in found.mistakes:
-        view = m.player if analysis.has_view(m.player) else PUBLIC
-        at = m.event - 1
-        if at > analysis.steps or at in out.get(view, {}):
+        view, at = mistake_moment(analysis, m)
+        if at in out.get(view, {}):
             continue
         explainer = Explainer(view_tracker(game, view, analysis.worked_out), at)
         cards: dict[Card, dict[str, str]] = {}
@@ -259,21 +265,22 @@ def replay_data(
         "views": views,
         "hands": {v: analysis.hand_status(v) for v in views if v != PUBLIC},
         "view": view_data,
-        "mistakes": [_mistake_data(m, views) for m in found.mistakes],
+        "mistakes": [_mistake_data(m, *mistake_moment(analysis, m)) for m in found.mistakes],
         "unjudged": list(found.unjudged),
         "report": report,
     }
 
 
-def _mistake_data(m: Mistake, views: list[str]) -> dict[str, Any]:
+def _mistake_data(m: Mistake, view: str, at: int) -> dict[str, Any]:
     data: dict[str, Any] = {
+        "at": at,
         "event": m.event,
         "player": m.player,
         "kind": kind_text(m.kind),
         "book": kind_text(m.book) if m.book else None,
         "why": m.why,
         "cost": m.cost,
-        "view": m.player if m.player in views else PUBLIC,
+        "view": view,
         "known": m.known,
     }
     if m.odds:

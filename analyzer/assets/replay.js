@@ -122,7 +122,7 @@
     var m = D.mistakes[k];
     state.mistake = k;
     state.card = null;
-    go(m.event - 1, m.view, true);
+    go(m.at, m.view, true);
     var item = $("mistake-panel");
     if (item.scrollIntoView && window.innerWidth < 900) { item.scrollIntoView({ block: "start" }); }
   }
@@ -372,7 +372,7 @@
       node.appendChild(runs(el("p", "muted"), D.events[m.event - 1].text));
     }
     var seen = m.view === PUBLIC ? "The public view (no Hand line to judge from)" : "In " + m.view + "'s own view";
-    node.appendChild(el("p", "", seen + " after " + (m.event === 1 ? "the deal" : "event " + (m.event - 1)) + ":"));
+    node.appendChild(el("p", "", seen + " after " + (m.at === 0 ? "the deal" : "event " + m.at) + ":"));
     node.appendChild(el("p", "why", m.why));
     if (m.odds) { node.appendChild(el("p", "", "Odds: " + m.odds)); }
     var codes = CODES.filter(function (code) { return code in m.known; });  // in deck order
@@ -392,7 +392,7 @@
     }
     codes.forEach(function (code) {
       var c = CODES.indexOf(code);
-      var texts = c >= 0 ? whyOf(m.view, m.event - 1, c) : null;
+      var texts = c >= 0 ? whyOf(m.view, m.at, c) : null;
       if (!texts) { return; }
       var fold = el("details", "why-card");
       fold.appendChild(el("summary", "", "Why, for " + D.cards[c]));
