@@ -80,9 +80,9 @@ def suggest(game: Game, player: str, at: int) -> Advice:
         raise UsageError("advice is for a player: name one with --as", path=record.path)
     state = game.play_state(at)
     if state.over:
-        raise UsageError(f"the game is over after event {at}", path=record.path)
+        raise UsageError(f"the game is over {record.after_label(at)}", path=record.path)
     if state.turn is not None and state.turn != name:
-        raise UsageError(f"{name} is not on turn after event {at}: it is {state.turn}'s turn", path=record.path)
+        raise UsageError(f"{name} is not on turn {record.after_label(at)}: it is {state.turn}'s turn", path=record.path)
     mine, _ = solve_position(ViewTracker(game, name), at)  # a contradiction, with its event
     odds = card_odds(mine)
     public = ViewTracker(game, PUBLIC).position(at)

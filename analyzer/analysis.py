@@ -107,10 +107,10 @@ def unfit_error(tracker: ViewTracker, at: int) -> Contradiction:
     except NoFit as exc:  # before Contradiction: a NoFit knows no event or line
         line = record.events[at - 1].line if at > 0 else record.header_lines.get("Teams")
         error = Contradiction(
-            f"no deal fits{whose} the record after event {at}: {exc.why}",
+            f"no deal fits{whose} the record {record.after_label(at)}: {exc.why}",
             line=line,
             path=record.path,
-            event=at,
+            event=record.written_number(at),
         )
         try:
             error.explanation = explain_contradiction(tracker, at)
@@ -119,7 +119,7 @@ def unfit_error(tracker: ViewTracker, at: int) -> Contradiction:
         error.message += f". These facts cannot all be true: {error.explanation.text}"
         return error
     except Contradiction as exc:
-        exc.message = f"no deal fits{whose} the record after event {at}: {exc.message}"
+        exc.message = f"no deal fits{whose} the record {record.after_label(at)}: {exc.message}"
         return exc
     raise AssertionError("unfit_error called on a step that fits")
 

@@ -36,10 +36,11 @@ import polars as pl
 
 from . import record as fish
 from . import record_json
-from .analysis import Analysis, analyze
+from .analysis import Analysis
 from .charts import histogram, stacked_bars
 from .errors import HalfsuitError, UsageError
 from .files import check_not_input, published_folder, write_bytes_atomic, write_text_atomic
+from .hindsight import judged_analysis
 from .odds import TooLarge
 from .record import Record
 from .render import (
@@ -63,7 +64,7 @@ from .render import (
 )
 from .replay import Game, replay
 from .stats import GAME_SCHEMA, PLAYER_SCHEMA, game_row, kind_key, player_rows, rate_text
-from .tactics import KINDS, MistakeReport, mistakes, quote_odds
+from .tactics import KINDS, MistakeReport, explain_mistakes, mistakes, quote_odds
 from .wording import plural
 
 RECORD_SUFFIXES = (".fish", ".json")
@@ -179,8 +180,8 @@ def analyze_file(path: str, lenient: bool = False, reports: str | None = None) -
         return GameOutcome(name, failure=_failure(name, "unreadable", 2, None, message))
     try:
         game = replay(record, lenient=lenient)
-        analysis = analyze(game, upto=game.trusted_until)
-        found = mistakes(analysis)
+        analysis = judged_analysis(game)[0]
+        found = explain_mistakes(analysis, mistakes(analysis)) if reports is not None else mistakes(analysis)
         pages = _pages(game, analysis, found, Path(reports) / name) if reports is not None else ()
         outcome = GameOutcome(
             name,
@@ -569,7 +570,10 @@ def _mistakes(players: pl.DataFrame) -> tuple[Block, ...]:
         *((k.replace("-", " "),) for k in KINDS),
     )  # fmt: skip
     note = Para(
-        ("A player is judged in a game when the record has their Hand line; mistakes are counted in those games only.",)
+        (
+            "A player is judged in a game when their hand is known (a Hand line, or worked out from the record); "
+            "mistakes are counted in those games only.",
+        )
     )
     table = Table(head, tuple(rows), align="l" + "r" * (len(head) - 1))
     return (note, table_or_none(table, "No players."))

@@ -37,7 +37,13 @@ class Requirement:
     player: str
     book: Book
     cards: frozenset[Card]
-    event: int  # the latest ask that says so
+    event: int  # the latest ask that says so (its place among the events, from 1)
+    number: int | None = None  # that event's number as the file writes it, when known
+
+    @property
+    def label(self) -> str:
+        """``event 24``: the ask named as the file numbers it."""
+        return f"event {self.event if self.number is None else self.number}"
 
 
 @dataclass
@@ -217,8 +223,8 @@ class ViewTracker:
         events = self.record.events
         line = events[step - 1].line if step > 0 else self.record.header_lines.get("Teams")
         if 0 < event < step:
-            message = f"event {event}: {message}"
-        return Contradiction(message, line=line, path=self.record.path, event=step)
+            message = f"{self.record.event_label(event)}: {message}"
+        return Contradiction(message, line=line, path=self.record.path, event=self.record.written_number(step))
 
     def position(self, at: int) -> Position:
         """The constraints after ``at`` events; raises Contradiction when they contradict directly."""
@@ -331,5 +337,5 @@ class ViewTracker:
             cards = unseen[book.name]
             if not cards:
                 raise self._error(at, event, f"{asker} " + broken.format(book=book.name))
-            found.append(Requirement(asker, book, cards, event))
+            found.append(Requirement(asker, book, cards, event, self.game.numbers[event - 1]))
         return found

@@ -10,6 +10,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .cards import Book, Card
 from .errors import RuleBreak
@@ -132,6 +133,11 @@ class Game:
     def step(self, at: int) -> Step:
         return self.steps[at]
 
+    @cached_property
+    def numbers(self) -> list[int]:
+        """The number the file gives each event (``Record.numbers``)."""
+        return self.record.numbers()
+
     def play_state(self, at: int) -> PlayState:
         """The state the rules of who may act look at after ``at`` events. Before the first event
         the turn is the first actor's: the record names no dealer, and whoever acts first had the
@@ -141,7 +147,7 @@ class Game:
         if turn is None and at < len(self.events):
             turn = actor(self.events[at])
         last = self.events[at - 1] if at > 0 else None
-        claimed = {name: r.event for name, r in step.books.items()}
+        claimed = {name: self.numbers[r.event - 1] for name, r in step.books.items()}
         return PlayState(
             self.record.rules,
             self.record.table,
@@ -182,6 +188,7 @@ class _Replayer:
         self.unplaced = 0
         self.last: Event | None = None
         self.n = 0
+        self.numbers = record.numbers()
 
     def run(self) -> Game:
         steps = [self.snapshot()]
@@ -213,7 +220,7 @@ class _Replayer:
     def brk(self, code: str, message: str, player: str | None = None) -> None:
         line = self.event.line
         if not self.lenient:
-            raise RuleBreak(message, code=code, line=line, path=self.record.path, event=self.n)
+            raise RuleBreak(message, code=code, line=line, path=self.record.path, event=self.numbers[self.n - 1])
         self.violations.append(Violation(self.n, line, code, message, player))
 
     def brk_all(self, found: list[Break]) -> None:
@@ -224,7 +231,7 @@ class _Replayer:
 
     def state(self) -> PlayState:
         """The state the rules of who may act look at, before the current event."""
-        claimed = {name: r.event for name, r in self.books.items()}
+        claimed = {name: self.numbers[r.event - 1] for name, r in self.books.items()}
         last = self.last.claimant if isinstance(self.last, Claim) else None
         return PlayState(self.rules, self.table, self.counts, self.turn, claimed, last, self.unsure)
 

@@ -90,10 +90,12 @@ Explanations = dict[str, dict[int, dict[Card, dict[str, str]]]]  # view -> step 
 
 
 def mistake_moment(analysis: Analysis, m: Mistake) -> tuple[str, int]:
-    """The view and step a mistake is judged at: the player's own view (the public one when their
-    hand is not known) just before the event. The report and the replay page both show it there."""
-    view = m.player if analysis.has_view(m.player) else PUBLIC
-    return view, min(m.event - 1, analysis.steps)
+    """The view and step a mistake is judged at (``Mistake.judged`` and ``Mistake.at``): the
+    player's own view, or the opponent's for a broken lockout, the public one when that hand is
+    not known. The report and the replay page both show it there."""
+    whose = m.judged or m.player  # a broken lockout is judged in the view of the opponent who could take the book
+    view = whose if analysis.has_view(whose) else PUBLIC
+    return view, min(m.at, analysis.steps)
 
 
 def mistake_explanations(analysis: Analysis, found: MistakeReport) -> Explanations:
@@ -152,7 +154,11 @@ def _mask(players: dict[str, int], holders: tuple[str, ...]) -> int:
 def _event_data(game: Game, n: int) -> dict[str, Any]:
     event = game.events[n - 1]
     players = {p: i for i, p in enumerate(game.record.players)}
-    data: dict[str, Any] = {"text": _segments(event_inline(game, event)), "by": players[actor(event)]}
+    data: dict[str, Any] = {
+        "text": _segments(event_inline(game, event)),
+        "by": players[actor(event)],
+        "n": game.numbers[n - 1],  # the event's number as the file writes it
+    }
     if isinstance(event, Ask):
         data["kind"], data["result"] = "ask", "yes" if event.yes else "no"
     elif isinstance(event, Pass):
@@ -275,6 +281,7 @@ def _mistake_data(m: Mistake, view: str, at: int) -> dict[str, Any]:
     data: dict[str, Any] = {
         "at": at,
         "event": m.event,
+        "number": m.number,
         "player": m.player,
         "kind": kind_text(m.kind),
         "book": kind_text(m.book) if m.book else None,
@@ -285,9 +292,10 @@ def _mistake_data(m: Mistake, view: str, at: int) -> dict[str, Any]:
     }
     if m.odds:
         data["odds"] = m.odds
-    texts = [e.text for e in getattr(m, "explanations", ())]  # worked out by hindsight, when given
-    if texts:
-        data["explanations"] = texts
+    if m.hand_note:
+        data["note"] = m.hand_note
+    if m.explanations:
+        data["explanations"] = [e.text for e in m.explanations]
     return data
 
 

@@ -15,16 +15,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from .analysis import Analysis, Holders, analyze
+from .analysis import Analysis, Holders
 from .cards import Card, parse_card
 from .charts import known_chart, score_chart
 from .errors import UsageError
+from .explain import Explanation
 from .files import check_not_input, encode_text, write_bytes_atomic
 from .game_text import event_inline, kind_text, names, score_text, team_label, who
+from .hindsight import judged_analysis
 from .information import AskInformation, PlayerInformation, ask_information, player_information
 from .knowledge import PUBLIC, ViewTracker, resolve_view
 from .odds import TooLarge, card_odds
-from .record import Ask, Claim, Comment, Event, Pass, actor
+from .record import Ask, Claim, Comment, Event, Pass, Record, actor
 from .render import (
     Block,
     Chart,
@@ -61,7 +63,7 @@ from .replay_page import (
 )
 from .rules import Outcome, RuleSet
 from .stats import player_stats, rate_text
-from .tactics import KINDS, Mistake, MistakeReport, claimable, mistakes, quote_odds
+from .tactics import KINDS, Mistake, MistakeReport, NotKnown, claimable, explain_mistakes, mistakes, quote_odds
 from .wording import plural
 
 MARKS = {"known": "●", "possible": "○", "impossible": "·"}
@@ -127,7 +129,7 @@ def write_report(
     report links to it. See ``build_report`` for the other options.
     """
     if analysis is None:
-        analysis = analyze(game, upto=game.trusted_until)
+        analysis = judged_analysis(game)[0]
     if odds and replay and tables is None:
         tables = odds_table(game, list(analysis.views), analysis.steps, worked_out=analysis.worked_out)
     report = build_report(game, view, moments, analysis, odds, asks, found, tables, replay)
@@ -177,11 +179,11 @@ def build_report(
     record = game.record
     name = resolve_view(record, view)
     if analysis is None:
-        analysis = analyze(game, upto=game.trusted_until)
+        analysis = judged_analysis(game)[0]
     steps = _moments(game, analysis.steps, moments)
     bits: dict[str, PlayerInformation] | None = None
     if found is None:
-        found = mistakes(analysis)
+        found = explain_mistakes(analysis, mistakes(analysis))
         if odds:
             try:
                 found = quote_odds(analysis, found)
@@ -279,10 +281,10 @@ def _banner(game: Game) -> Block:
 
 def _breaks_text(game: Game, steps: int, done: str) -> str:
     """Where a leniently read record breaks the rules, and how far it was analyzed or judged."""
-    events = sorted({v.event for v in game.violations})
+    events = sorted({game.numbers[v.event - 1] for v in game.violations})
     where = f"event{'s' if len(events) > 1 else ''} {', '.join(map(str, events))}"
     if steps < len(game.events):
-        return f"breaks the rules at {where}; {done} to event {steps}"
+        return f"breaks the rules at {where}; {done} to {_upto(game.record, steps)}"
     return f"breaks the rules at {where} (the order of play only, so {done} to the end)"
 
 
@@ -327,7 +329,7 @@ def _books_table(game: Game) -> Table:
             (who(game, result.claimant),),
             scored,
             (str(points),),
-            (link(f"#event-{result.event}", str(result.event)),),
+            (link(f"#event-{result.event}", str(game.numbers[result.event - 1])),),
         )
         rows.append(Row(cells))
     head = (("book",), ("how",), ("claimed by",), ("scored by",), ("points",), ("event",))
@@ -344,7 +346,11 @@ def _players_table(game: Game, found: MistakeReport, bits: dict[str, PlayerInfor
         if bits is not None:
             mine = bits[r["player"]]
             info = ((f"{mine.given:.1f}",), (f"{mine.gained:.1f}",))
-        judged: tuple[Inline, ...] = () if r["hand"] else (styled("muted", " (no Hand line)"),)
+        judged: tuple[Inline, ...] = ()
+        if r["player"] in found.worked_out:
+            judged = (styled("muted", " (hand worked out from the record)"),)
+        elif not r["hand"]:
+            judged = (styled("muted", " (no Hand line)"),)
         cells = (
             (who(game, r["player"]),),
             (str(r["team"]),),
@@ -446,7 +452,7 @@ def _timeline(game: Game, found: MistakeReport) -> tuple[Block, ...]:
             " ",
         )
         cells = (
-            (anchor(f"event-{n}"), str(n)),
+            (anchor(f"event-{n}"), str(game.numbers[n - 1])),
             (who(game, turn),),
             text,
             result,
@@ -484,9 +490,14 @@ def _result(game: Game, event: Event, n: int) -> tuple[tuple[Inline, ...], str]:
 # ---------------------------------------------------------------- card locations
 
 
+def _upto(record: Record, steps: int) -> str:
+    """``event 24`` (as the file numbers it), or ``the deal`` when no event is trusted."""
+    return record.event_label(steps) if steps else "the deal"
+
+
 def _moment_title(game: Game, at: int) -> tuple[Inline, ...]:
     events = game.events
-    after = "After the deal" if at == 0 else f"After event {at}"
+    after = game.record.after_label(at).capitalize()
     if at < len(events) and isinstance(nxt := events[at], Claim):
         return (f"{after}, just before ", who(game, nxt.claimant), f" claims {nxt.book.pretty}")
     if at == len(events):
@@ -618,20 +629,38 @@ def _mistake_blocks(
         blocks.append(Para((strong(plural(len(found.mistakes), "mistake")), f": {summary}.")))
     else:
         blocks.append(Para(("No mistakes found.",)))
+    if found.worked_out:
+        blocks.append(
+            Para(
+                (
+                    "Judged with their hand worked out from the record (no Hand line, but every deal "
+                    "that fits the record gives them the same cards): ",
+                    *names(game, found.worked_out),
+                    ".",
+                )
+            )
+        )
     if found.unjudged:
         blocks.append(
             Para(
                 (
-                    "Not judged in their own view (no Hand line): ",
+                    "Hand not known (no Hand line, and the record does not fix it): ",
                     *names(game, found.unjudged),
-                    ". Their wrong claims are listed without saying whether they could have known "
-                    "better, and their missed claims and hopeless asks cannot be seen.",
+                    ". They are judged from the public view only: what the whole table could see, a "
+                    "lower bound of what they knew. A wrong claim of theirs is called a guess only "
+                    "when the public view shows it.",
                 )
             )
         )
-    else:
+    elif not found.worked_out:
         everyone = "Every player has a Hand line, so everyone is judged in their own view."
         blocks.append(Para((everyone,)))
+    if found.unfinished:
+        stops = (
+            f"The record is unfinished: it stops {game.record.after_label(len(game.events))}. A claim that "
+            "could be made and never was is counted as missed where it could first be made."
+        )
+        blocks.append(Para((stops,)))
     if game.violations:
         blocks.append(Para((f"The record {_breaks_text(game, analysis.steps, 'judged')}.",)))
     if not found.mistakes:
@@ -649,7 +678,7 @@ def _mistake_line(game: Game, analysis: Analysis, k: int, m: Mistake, replay: bo
     line: tuple[Inline, ...] = (
         link(f"#{_mistake_id(k)}", f"{k}."),
         " ",
-        link(f"#event-{m.event}", f"event {m.event}"),
+        link(f"#event-{m.event}", f"event {m.number}"),
         " ",
         *((who(game, m.player), " ") if m.player else ()),
         _tag(m.kind),
@@ -668,28 +697,35 @@ def _mistake_detail(
     """A mistake's heading, what the player could have known, its cost, grid and explanations."""
     view, at = mistake_moment(analysis, m)
     event = game.events[m.event - 1] if m.event <= len(game.events) else None
-    title: tuple[Inline, ...] = (f"{k}. Event {m.event}: ", *(event_inline(game, event) if event else ()))
+    title: tuple[Inline, ...] = (f"{k}. Event {m.number}: ", *(event_inline(game, event) if event else ()))
+    note = (" (", em(m.hand_note), ")") if m.hand_note else ()
     blocks: list[Block] = [
         Heading(3, title, _mistake_id(k)),
-        Para((_tag(m.kind), " ", m.why, *((" — ", em(m.odds)) if m.odds else ()))),
+        Para((_tag(m.kind), " ", m.why, *((" — ", em(m.odds)) if m.odds else ()), *note)),
         Para((strong("Cost:"), f" {m.cost}")),
     ]
     book = game.record.rules.deck.book(m.book) if m.book else None
     if book is not None:
         seen = f"{view}'s own view" if view != PUBLIC else "the public view (no Hand line to judge from)"
-        moment = "after the deal" if at == 0 else f"after event {at}"
+        moment = game.record.after_label(at)
         where: tuple[Inline, ...] = (f"{book.pretty.capitalize()} {moment}, in {seen}",)
         if replay:
             where += (" (", link(replay_link(game.record.name, at, view), "the whole grid on the replay page"), ")")
         blocks.append(Para((*where, ":")))
         blocks.append(grids.table(view, at, book.cards))
-    texts = [e.text for e in getattr(m, "explanations", ())]  # worked out by hindsight, when given
-    lines = [(t,) for t in texts] or _known_why(game, why.get(view, {}).get(at, {}), m)
+    lines = [_told(e) for e in m.explanations] or _known_why(game, why.get(view, {}).get(at, {}), m)
     if lines:
         seen = "the public" if view == PUBLIC else view
         summary = (f"Why: how {seen} could know it, from the record",)
         blocks.append(Details(summary, (Items(tuple(lines)),)))
     return tuple(blocks)
+
+
+def _told(e: Explanation | NotKnown) -> tuple[Inline, ...]:
+    """One explanation under a mistake: what it concludes, then its numbered sentences."""
+    if isinstance(e, Explanation) and e.conclusion is not None:
+        return (strong(e.conclusion.words), " — ", e.text)
+    return (e.text,)
 
 
 def _known_why(game: Game, why: dict[Card, dict[str, str]], m: Mistake) -> list[tuple[Inline, ...]]:

@@ -132,7 +132,8 @@ class Break:
 class PlayState:
     """What the rules of who may act look at: the cards each player holds, whose turn it is (None
     before anyone has acted: whoever acts first has the first turn), the books claimed so far
-    (name -> event of the claim) and who made the claim just before, if the last event was one."""
+    (name -> the claim's event number as the file writes it) and who made the claim just before,
+    if the last event was one."""
 
     rules: GameRules
     table: Table

@@ -88,7 +88,7 @@ def _flow_problem(
     for p in pos.players:
         general = pos.slots[p] - len(required[p])
         if general < 0:
-            books = ", ".join(f"{r.book.name} (event {r.event})" for r in required[p])
+            books = ", ".join(f"{r.book.name} ({r.label})" for r in required[p])
             raise NoFit(f"{p} must hold a card of each of {books}, but has only {plural(pos.slots[p], 'unseen card')}")
         if general:
             capacity[(p, "")] = general
@@ -331,7 +331,7 @@ def _branching(pos: Position) -> tuple[dict[Card, set[str]], dict[Card, str]]:
     candidates, _ = _relaxed(pos, pos.allowed)  # raises NoFit with a reason when the flow fails
     first = _fitting_deal(pos, pos.allowed, None)
     if first is None:
-        names = ", ".join(f"{r.player} ({r.book.name}, event {r.event})" for r in pos.not_all)
+        names = ", ".join(f"{r.player} ({r.book.name}, {r.label})" for r in pos.not_all)
         raise NoFit(
             f"every deal that fits the asks gives a whole book to a player who asked instead of claiming: {names}"
         )

@@ -9,14 +9,15 @@ import typer
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from analyzer.analysis import Holders, analyze, solve_position
+from analyzer.analysis import Holders, solve_position
 from analyzer.cards import Card, parse_card
 from analyzer.contracts import analysis_dict, player_summary, state_dict
 from analyzer.errors import UsageError
 from analyzer.explain import LACKS, Explainer, Explanation, holds
+from analyzer.hindsight import judged_analysis
 from analyzer.knowledge import PUBLIC, Position, ViewTracker
 from analyzer.replay import Game
-from analyzer.tactics import claimable, exact_text, odds_text
+from analyzer.tactics import claimable, deal_text, exact_text, odds_text
 
 from .common import (
     AS_HELP,
@@ -120,7 +121,8 @@ def render_grid(game: Game, holders: Holders, view: str, n: int) -> None:
     step = game.step(n)
     players = record.players
     who = "the public" if view == PUBLIC else view
-    out.print(f"[bold]After event {n}, as {plain(who)} sees it[/bold]   ● known  ○ possible  · impossible")
+    moment = record.after_label(n).capitalize()
+    out.print(f"[bold]{moment}, as {plain(who)} sees it[/bold]   ● known  ○ possible  · impossible")
     grid = RichTable(box=None, header_style="bold", pad_edge=False)
     grid.add_column("book")
     grid.add_column("card")
@@ -172,11 +174,12 @@ def who_has(
     card = parse_card_arg(card_text, game)
     claimed = next((r for r in game.step(n).books.values() if card in r.book.cards), None)
     if claimed is not None:
-        msg = f"{card.pretty} left play when {claimed.book.name} was claimed at event {claimed.event}"
+        msg = (
+            f"{card.pretty} left play when {claimed.book.name} was claimed at {game.record.event_label(claimed.event)}"
+        )
         if json_out:
-            print_json(
-                {"at": n, "as": name, "card": card.code, "holders": [], "known": False, "claimed": claimed.event}
-            )
+            number = game.numbers[claimed.event - 1]
+            print_json({"at": n, "as": name, "card": card.code, "holders": [], "known": False, "claimed": number})
         else:
             out.print(plain(msg))
         return
@@ -206,9 +209,11 @@ def who_has(
     who = "the public" if name == PUBLIC else name
     if len(h) == 1:
         where = f"[bold green]{plain(h[0])}[/bold green]"
-        out.print(f"[bold]{card.pretty}[/bold] is with {where} (known, after event {n}, as {plain(who)} sees it)")
+        out.print(
+            f"[bold]{card.pretty}[/bold] is with {where} (known, {game.record.after_label(n)}, as {plain(who)} sees it)"
+        )
     else:
-        out.print(f"[bold]{card.pretty}[/bold] can be with (after event {n}, as {plain(who)} sees it):")
+        out.print(f"[bold]{card.pretty}[/bold] can be with ({game.record.after_label(n)}, as {plain(who)} sees it):")
         width = max(len(p) for p in h)  # the odds in one column
         for p in h:
             short = f"  [dim]({odds_text(share[p])})[/dim]" if share[p].denominator < 1000 else ""
@@ -225,11 +230,7 @@ def _only_elsewhere(e: Explanation, holder: Explanation) -> bool:
 
 def _deal_text(deal: dict[Card, str], pos: Position) -> str:
     """The never-shown cards of a fitting deal, player by player."""
-    hands: dict[str, list[str]] = {p: [] for p in pos.players}
-    for c in pos.in_play:
-        if c not in pos.known:
-            hands[deal[c]].append(c.pretty)
-    return "; ".join(f"{p} {' '.join(cs)}" for p, cs in hands.items() if cs)
+    return deal_text({c: deal[c] for c in pos.in_play if c not in pos.known}, pos.players)
 
 
 @handles_errors
@@ -266,8 +267,8 @@ def hand(
         return
     viewer = "the public" if name == PUBLIC else name
     out.print(
-        f"[bold]{plain(who)}[/bold] (team {summary['team']}) holds {summary['count']} cards after event {n}; "
-        f"as {plain(viewer)} sees it, {len(summary['known'])} are known"
+        f"[bold]{plain(who)}[/bold] (team {summary['team']}) holds {summary['count']} cards "
+        f"{game.record.after_label(n)}; as {plain(viewer)} sees it, {len(summary['known'])} are known"
     )
     table = RichTable(box=None, header_style="bold")
     table.add_column("book")
@@ -292,7 +293,7 @@ def _pretty(code: str) -> str:
 def analyze_cmd(path: RecordArg, json_out: JsonOpt = False, lenient: LenientOpt = False) -> None:
     """The whole game at once: every step in every view (public and each Hand), claims, threats, mistakes."""
     game = load_game(path, lenient)
-    result = analyze(game, upto=game.trusted_until, workers=WORKERS)
+    result = judged_analysis(game, workers=WORKERS)[0]
     data = analysis_dict(result)
     if json_out:
         print_json(data)

@@ -13,9 +13,9 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from analyzer.analysis import analyze
+from analyzer.hindsight import judged_analysis
 from analyzer.knowledge import PUBLIC
-from analyzer.tactics import mistakes, quote_odds
+from analyzer.tactics import explain_mistakes, mistakes, quote_odds
 
 from .common import (
     AS_HELP,
@@ -71,8 +71,8 @@ def report_cmd(
     name = check_view(game, view)
     # Solve the views and count the odds in forked workers before polars and matplotlib are
     # loaded (forking after they start their threads is not safe).
-    analysis = analyze(game, upto=game.trusted_until, workers=WORKERS)
-    found = mistakes(analysis)
+    analysis = judged_analysis(game, workers=WORKERS)[0]
+    found = explain_mistakes(analysis, mistakes(analysis))
     asks = None
     tables = None
     if odds:
@@ -110,8 +110,8 @@ def replay_cmd(
     from analyzer.replay_page import odds_table, write_replay
 
     game = load_game(path, lenient)
-    analysis = analyze(game, upto=game.trusted_until, workers=WORKERS)
-    found = mistakes(analysis)
+    analysis = judged_analysis(game, workers=WORKERS)[0]
+    found = explain_mistakes(analysis, mistakes(analysis))
     table = None
     if odds:
         counting_odds()

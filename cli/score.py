@@ -27,7 +27,7 @@ from analyzer.replay import Game, replay
 from analyzer.tactics import claimable
 from analyzer.wording import either
 
-from .common import handles_errors
+from .common import handles_errors, visible
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import Completer
@@ -293,7 +293,7 @@ def score_cmd(path: RecordArg) -> None:
     session: PromptSession[str] = PromptSession()
 
     def say(text: str) -> None:
-        print(text, flush=True)
+        print(visible(text), flush=True)  # a path or a name never steers the terminal
 
     if path.exists() and path.stat().st_size > 0:
         scoring = Scoring.resume(path)

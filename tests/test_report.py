@@ -159,7 +159,8 @@ def test_unfinished_record_partial_hands_and_a_player_view(markup: tuple[str, st
     html, md = markup
     assert "1–0" in md and "so far: unfinished, the record stops after 14 events" in md
     assert "Score:** 1–0 so far" in md
-    assert "Not judged in their own view (no Hand line): Ben, Eli, Cara, Fay" in md
+    assert "Hand not known (no Hand line, and the record does not fix it): Ben, Eli, Cara, Fay" in md
+    assert "The record is unfinished: it stops after event 14." in md
     assert "grids as Anna sees them" in md
     assert "After event 10, just before Anna claims low hearts" in md
     assert "After event 14, where the record ends" in md
@@ -194,7 +195,8 @@ def test_breaks_of_the_order_of_play_alone_are_analyzed_past() -> None:
     game = replay(loads("\n".join(lines[:n] + lines[n + 1 :]) + "\n", "slip.fish"), lenient=True)
     assert [v.code for v in game.violations] == ["not-on-turn"]
     md = build_report(game).markdown()
-    assert "breaks the rules at event 12 (the order of play only, so analyzed to the end)" in md
+    # Named as the file numbers it: the line numbered 12 is gone, so the slip is the one numbered 13.
+    assert "breaks the rules at event 13 (the order of play only, so analyzed to the end)" in md
 
 
 def test_a_winner_is_named() -> None:
@@ -419,13 +421,15 @@ def test_report_opens_with_the_mistakes_each_with_its_grid_in_the_players_view()
     assert len(lines) == len(report.found.mistakes) == 79
     for k, m in enumerate(report.found.mistakes, start=1):
         line = next(x for x in md.splitlines() if x.startswith(f"- [{k}.](#mistake-{k}) "))
-        assert f"[event {m.event}](#event-{m.event})" in line and f"cost: {escape_md(m.cost)}" in line
-        assert f"[replay](g201-replay.html#{m.event - 1}-{m.player})" in line
+        assert f"[event {m.number}](#event-{m.event})" in line and f"cost: {escape_md(m.cost)}" in line
+        # A broken lockout is judged in the view of the opponent who could take the book.
+        assert f"[replay](g201-replay.html#{m.at}-{m.judged or m.player})" in line
     first = report.found.mistakes[0]
+    view = first.judged or first.player
     detail = md.split('<a id="mistake-1"></a>')[1].split('<a id="mistake-2"></a>')[0]
-    assert f"in {first.player}'s own view" in detail
+    assert f"in {view}'s own view" in detail
     assert "| card | Anna | Dev | Ben | Eli | Cara | Fay |" in detail  # the grid, without a book column
-    assert f"**Why: how {first.player} could know it, from the record**" in detail
+    assert f"**Why: how {view} could know it, from the record**" in detail
 
 
 def test_batch_summary_charts_and_links_every_game_to_its_report_and_replay_page(tmp_path: Path) -> None:
