@@ -23,7 +23,7 @@ from urllib.parse import quote
 
 from .analysis import Analysis, Holders, analyze, forked_map
 from .cards import Card
-from .explain import Explainer, Unexplained
+from .explain import Explainer, Explanation, Unexplained
 from .files import write_text_atomic
 from .game_text import event_inline, kind_text, score_text
 from .knowledge import PUBLIC, ViewTracker
@@ -32,7 +32,8 @@ from .record import Ask, Pass, actor
 from .render import Inline, Span
 from .replay import Game
 from .rules import Outcome
-from .tactics import Mistake, MistakeReport, claimable, lockouts, mistakes, threats
+from .tactics import Mistake, MistakeReport, NotKnown, claimable, lockouts, mistakes, threats
+from .wording import either
 
 Shares = dict[Card, dict[str, Fraction]]
 OddsTable = dict[str, list[Shares | None]]  # view -> the odds at each step (None: too large to count)
@@ -294,9 +295,17 @@ def _mistake_data(m: Mistake, view: str, at: int) -> dict[str, Any]:
         data["odds"] = m.odds
     if m.hand_note:
         data["note"] = m.hand_note
-    if m.explanations:
-        data["explanations"] = [e.text for e in m.explanations]
+    if m.explanations:  # [what it concludes, the sentences]
+        data["explanations"] = [[explained(e), e.text] for e in m.explanations]
     return data
+
+
+def explained(e: Explanation | NotKnown) -> str:
+    """What an explanation under a mistake concludes (``Anna holds 4♥``), or who may hold a card
+    the player could not place."""
+    if isinstance(e, Explanation):
+        return e.conclusion.words if e.conclusion is not None else ""
+    return f"{e.card.pretty}: {either(e.holders)}"
 
 
 # ---------------------------------------------------------------- the page

@@ -392,7 +392,19 @@
     }
     node.appendChild(el("p", "", "Cost: " + m.cost));
     if (m.explanations) {
-      m.explanations.forEach(function (text) { node.appendChild(el("p", "why", text)); });
+      var fold = el("details", "why-card");
+      fold.open = true;
+      fold.appendChild(el("summary", "", "Why: how " + viewName(m.view) + " could know it"));
+      var list = el("ul", "why-list");
+      m.explanations.forEach(function (pair) {
+        var li = el("li", "why");
+        if (pair[0]) { li.appendChild(append(el("strong"), pair[0])); li.appendChild(document.createTextNode(" — ")); }
+        append(li, pair[1]);
+        list.appendChild(li);
+      });
+      fold.appendChild(list);
+      node.appendChild(fold);
+      return;  // the cards' own explanations are a click away in the grid
     }
     codes.forEach(function (code) {
       var c = CODES.indexOf(code);
