@@ -234,7 +234,10 @@ def read_facts(tracker: ViewTracker, pos: Position) -> list[Fact]:
             else:
                 found.append((lacks(p, c), src(e, "asked", other=ev.target)))
     order = {c: i for i, c in enumerate(pos.deck.cards)}
+    in_play = set(pos.in_play)
     for r in pos.at_least:
+        if not r.cards <= in_play:
+            continue  # a card of it left play unseen (a wrong claim without its split): nothing follows for now
         ev = events[r.event - 1]
         asked = ev.card if isinstance(ev, Ask) else None
         cards = tuple(sorted((c for c in r.cards if bluffing or c != asked), key=order.__getitem__))
@@ -244,9 +247,10 @@ def read_facts(tracker: ViewTracker, pos: Position) -> list[Fact]:
     for r in pos.not_all:
         cards = tuple(sorted(r.cards, key=order.__getitem__))
         found.append((Statement(NOT_ALL, r.player, cards=cards), src(r.event, "declare", book=r.book.name)))
-    counts = game.step(at).counts
+    step = game.step(at)
     for p in pos.players:
-        found.append((Statement(COUNT, p, k=counts[p]), Source("count")))
+        if p not in step.unsure:  # else only a bound: a wrong claim without its split took an unknown number
+            found.append((Statement(COUNT, p, k=step.counts[p]), Source("count")))
     return [Fact(f"f{i}", s, so) for i, (s, so) in enumerate(found, start=1)]
 
 

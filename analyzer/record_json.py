@@ -306,6 +306,11 @@ class _Writer:
         self.emit(parts, where)
 
     def claim(self, e: dict[str, Any], where: str) -> list[Part]:
+        """A claim: ``said`` (holder and cards, as pairs) and ``result``; a wrong one has its real
+        holders in ``actual``, or is written without them, then saying who scored where the rules
+        need it with ``to_team`` (1 or 2) or ``forfeited`` (true): the text's ``: wrong, to team 2``
+        and ``: wrong, forfeited``."""
+
         def at(key: str) -> str:
             return json_text.member(where, key)
 

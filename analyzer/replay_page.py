@@ -219,7 +219,7 @@ def replay_data(
         )
         steps.append(
             {
-                "counts": [step.counts[p] for p in record.players],
+                "counts": [step.count_text(p) for p in record.players],  # "≤5" when only a bound
                 "turn": players[step.turn] if step.turn is not None else -1,
                 "score": list(step.score),
                 "books": taken,

@@ -289,7 +289,7 @@ def render_show(game: Game, n: int) -> None:
     title = record.info.get("Title", record.name)
     out.print(f"[bold]{plain(title)}[/bold]  ({record.rules.rule_set.value}, {record.rules.deck_kind.value} deck)")
     for t, names in enumerate(table.teams, start=1):
-        people = "  ".join(f"{plain(p)} ({step.counts[p]})" for p in names)
+        people = "  ".join(f"{plain(p)} ({step.count_text(p)})" for p in names)
         out.print(f"[{team_style(t)}]Team {t}[/]: {people}")
     a, b = step.score
     status = "finished" if game.finished and n == len(game.events) else record.after_label(n)

@@ -103,7 +103,7 @@ def test_committed_sample_holds_every_view_at_every_step_as_the_analysis_does() 
     for at in (0, 40, 95, 128):
         step = data["steps"][at]
         assert step["score"] == list(game.step(at).score)
-        assert step["counts"] == [game.step(at).counts[p] for p in data["players"]]
+        assert step["counts"] == [str(game.step(at).counts[p]) for p in data["players"]]
         want = [[seat[p], index[b.name]] for p, books in threats(analysis, at).items() for b in books or ()]
         assert step["threats"] == want
         assert step["lockouts"] == [
