@@ -32,7 +32,7 @@ from .record import Ask, Pass, actor
 from .render import Inline, Span
 from .replay import Game
 from .rules import Outcome
-from .tactics import Mistake, MistakeReport, claimable, lockouts, mistakes, threats
+from .tactics import Mistake, MistakeReport, claimable, lockouts, mistake_view, mistakes, threats
 
 Shares = dict[Card, dict[str, Fraction]]
 OddsTable = dict[str, list[Shares | None]]  # view -> the odds at each step (None: too large to count)
@@ -99,8 +99,7 @@ def mistake_explanations(analysis: Analysis, found: MistakeReport) -> Explanatio
     game = analysis.game
     out: Explanations = {}
     for m in found.mistakes:
-        whose = m.judged or m.player  # a broken lockout is judged in the opponent's view
-        view = whose if analysis.has_view(whose) else PUBLIC
+        view = mistake_view(analysis, m)
         at = m.at
         if at > analysis.steps or at in out.get(view, {}):
             continue

@@ -62,7 +62,17 @@ from .replay_page import (
 )
 from .rules import Outcome, RuleSet
 from .stats import player_stats, rate_text
-from .tactics import KINDS, Mistake, MistakeReport, NotKnown, claimable, explain_mistakes, mistakes, quote_odds
+from .tactics import (
+    KINDS,
+    Mistake,
+    MistakeReport,
+    NotKnown,
+    claimable,
+    explain_mistakes,
+    mistake_view,
+    mistakes,
+    quote_odds,
+)
 from .wording import plural
 
 MARKS = {"known": "●", "possible": "○", "impossible": "·"}
@@ -672,13 +682,6 @@ def _mistake_blocks(
     return tuple(blocks)
 
 
-def _mistake_view(analysis: Analysis, m: Mistake) -> str:
-    """The view a mistake is judged in: the player's own (the opponent's, for a broken lockout),
-    or the public one when that hand is not known."""
-    whose = m.judged or m.player
-    return whose if analysis.has_view(whose) else PUBLIC
-
-
 def _mistake_line(game: Game, analysis: Analysis, k: int, m: Mistake, replay: bool) -> tuple[Inline, ...]:
     """One line: event, player, kind, book, cost, and links to the detail and the replay page."""
     line: tuple[Inline, ...] = (
@@ -693,7 +696,7 @@ def _mistake_line(game: Game, analysis: Analysis, k: int, m: Mistake, replay: bo
     )
     if replay:
         at = min(m.at, analysis.steps)
-        line += (" · ", link(replay_link(game.record.name, at, _mistake_view(analysis, m)), "replay"))
+        line += (" · ", link(replay_link(game.record.name, at, mistake_view(analysis, m)), "replay"))
     return line
 
 
@@ -702,7 +705,7 @@ def _mistake_detail(
 ) -> tuple[Block, ...]:
     """A mistake's heading, what the player could have known, its cost, grid and explanations."""
     at = min(m.at, analysis.steps)
-    view = _mistake_view(analysis, m)
+    view = mistake_view(analysis, m)
     event = game.events[m.event - 1] if m.event <= len(game.events) else None
     title: tuple[Inline, ...] = (f"{k}. Event {m.number}: ", *(event_inline(game, event) if event else ()))
     note = (" (", em(m.hand_note), ")") if m.hand_note else ()
