@@ -21,9 +21,10 @@ from analyzer.replay import replay
 from analyzer.report import build_report
 from analyzer.rules import HouseRule, RuleSet
 from analyzer.simulate import simulate
-from analyzer.tactics import NotKnown, explain_mistakes, mistakes
+from analyzer.tactics import NotKnown, explain_mistakes, mistake_view, mistakes
 from cli.main import app
 
+from .explain_checker import Checker
 from .oracle import deal_count_bound, fitting_deals, shown_origins
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -357,3 +358,20 @@ def test_analyze_json_lists_the_hands_worked_out_and_judges_them(tmp_path: Path)
     data = json.loads(result.stdout)
     assert data["worked_out"] == list(record.players) and data["views"] == ["public", *record.players]
     assert all(m["hand"] == "worked out" for m in data["mistakes"])
+
+
+@pytest.mark.parametrize("name", ["simulated-game.fish", "lockout.fish"])
+def test_explanations_of_the_mistakes_of_a_stripped_record_pass_the_independent_checker(name: str) -> None:
+    record, _ = stripped(SAMPLES / name)
+    game = replay(record)
+    analysis, hindsight = judged_analysis(game)
+    filled = hindsight.filled()  # the checker reads a view's own hand from its Hand line
+    checked = 0
+    for m in explain_mistakes(analysis, mistakes(analysis)).mistakes:
+        view = mistake_view(analysis, m)
+        checker = Checker(filled, view, m.at)
+        for told in m.explanations:
+            if isinstance(told, Explanation):
+                assert not checker.errors(told.to_dict()), (m, told.text)
+                checked += 1
+    assert checked
