@@ -61,6 +61,10 @@ class Step:
     def in_play(self) -> int:
         return sum(self.counts.values()) - self.unplaced
 
+    def count_text(self, player: str) -> str:
+        """The player's card count as a person would read it: ``≤5`` when it is only a bound."""
+        return f"≤{self.counts[player]}" if self.unsure.get(player) else str(self.counts[player])
+
 
 @dataclass(frozen=True)
 class Violation:

@@ -45,7 +45,7 @@ def replay_file(stem: str) -> str:
 
 def replay_link(stem: str, at: int, view: str = PUBLIC) -> str:
     """A link to a step and view of the replay page: ``game-replay.html#23-Ben``."""
-    return f"{quote(replay_file(stem))}#{at}-{quote(view)}"
+    return f"{quote(replay_file(stem))}#{at}-{quote(view, safe='')}"
 
 
 # ---------------------------------------------------------------- odds, once per step and view

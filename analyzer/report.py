@@ -139,7 +139,7 @@ def write_report(
     """
     if analysis is None:
         analysis = judged_analysis(game)[0]
-    if odds and tables is None:
+    if odds and replay and tables is None:
         tables = odds_table(game, list(analysis.views), analysis.steps, worked_out=analysis.worked_out)
     report = build_report(game, view, moments, analysis, odds, asks, found, tables, replay)
     out = Path(out_dir)
@@ -528,7 +528,7 @@ def grid_table(
     every card).
     """
     players = game.record.players
-    counts = game.step(at).counts
+    step = game.step(at)
     rows: list[Row] = []
     for book in game.record.rules.deck.books:
         shown = [c for c in book.cards if c in holders and (cards is None or c in cards)]
@@ -542,7 +542,7 @@ def grid_table(
             rows.append(Row((*label, (card.pretty,), *marks), "book-start" if first else ""))
     known = tuple((str(sum(1 for h in holders.values() if h == (p,))),) for p in players)
     blank: tuple[tuple[Inline, ...], ...] = ((),) if cards is None else ()
-    rows.append(Row((*blank, ("held",), *((str(counts[p]),) for p in players)), "total"))
+    rows.append(Row((*blank, ("held",), *((step.count_text(p),) for p in players)), "total"))
     rows.append(Row((*blank, ("known",), *known), "total"))
     book_head: tuple[tuple[Inline, ...], ...] = (("book",),) if cards is None else ()
     head = (*book_head, ("card",), *((who(game, p),) for p in players))

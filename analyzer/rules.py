@@ -216,13 +216,11 @@ def claim_breaks(state: PlayState, claimant: str, book: Book) -> list[Break]:
     team, turn_team = table.team_of(claimant), table.team_of(state.turn)
     if team == turn_team and state.team_out() == team:
         found.append(Break("claim-turn", f"{claimant}'s team has no cards; the other team claims", claimant))
-    elif claimant == state.turn:
-        pass
-    elif team != turn_team and state.may_be_out(turn_team):
-        if state.surely_none(claimant):
+    elif claimant != state.turn:
+        if team == turn_team or not state.may_be_out(turn_team):
+            found.append(Break("claim-turn", f"{claimant} claims on {state.turn}'s turn (literature rules)", claimant))
+        elif state.surely_none(claimant):
             found.append(Break("claim-turn", f"the opponent named to claim needs cards; {claimant} has none", claimant))
-    else:
-        found.append(Break("claim-turn", f"{claimant} claims on {state.turn}'s turn (literature rules)", claimant))
     return found
 
 

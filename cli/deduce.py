@@ -135,7 +135,7 @@ def render_grid(game: Game, holders: Holders, view: str, n: int) -> None:
                 continue
             grid.add_row(plain(book.name) if first else "", c.pretty, *(grid_mark(holders[c], p) for p in players))
             first = False
-    counts = ["", "cards"] + [str(step.counts[p]) for p in players]
+    counts = ["", "cards"] + [step.count_text(p) for p in players]
     known = ["", "known"] + [str(len(player_summary(record, step, holders, p)["known"])) for p in players]
     grid.add_row(*counts, style="bold")
     grid.add_row(*known, style="dim")

@@ -83,7 +83,8 @@ def report_cmd(
         try:
             found = quote_odds(analysis, found, workers=WORKERS)
             asks = ask_information(game, analysis.steps, workers=WORKERS)
-            tables = odds_table(game, list(analysis.views), analysis.steps, WORKERS, analysis.worked_out)
+            if replay:  # the replay page shows every step of every view; the report alone needs a few
+                tables = odds_table(game, list(analysis.views), analysis.steps, WORKERS, analysis.worked_out)
         except TooLarge:
             odds = False  # a must-declare game too big to count: the report goes without odds
     from analyzer.report import write_report

@@ -9,6 +9,7 @@ nothing and never leaves half a file.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -25,9 +26,9 @@ from analyzer.knowledge import PUBLIC, ViewTracker
 from analyzer.record import Comment, Event, Record, event_text, read_event
 from analyzer.replay import Game, replay
 from analyzer.tactics import claimable
-from analyzer.wording import either
+from analyzer.wording import either, plural
 
-from .common import handles_errors
+from .common import handles_errors, visible
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import Completer
@@ -281,36 +282,60 @@ def score_cmd(path: RecordArg) -> None:
     Each event is checked against the rules the moment it is entered and refused with the reason
     (nothing is lost). 'who-has 7S' and 'claims' show what the whole table knows; 'undo' takes
     the last line back; 'quit' or Ctrl-D ends. The file is rewritten in canonical form after every
-    line, so a crash or a closed terminal loses nothing.
+    line, so a crash or a closed terminal loses nothing. Lines piped in are read the same way.
     """
-    from prompt_toolkit import PromptSession
-    from prompt_toolkit.completion import DummyCompleter
-
     if path.suffix.lower() == ".json":
         raise UsageError("the scorer writes the .fish text form: give a .fish file", path=str(path))
     if path.is_dir():
         raise UsageError(f"{path} is a folder, not a record", path=str(path))
-    session: PromptSession[str] = PromptSession()
+    read = _terminal() if sys.stdin.isatty() else _piped
 
     def say(text: str) -> None:
-        print(text, flush=True)
+        print(visible(text), flush=True)  # a path or a name never steers the terminal
 
     if path.exists() and path.stat().st_size > 0:
         scoring = Scoring.resume(path)
-        say(f"continuing {path}: {len(scoring.game.events)} events so far")
+        say(f"continuing {path}: {plural(len(scoring.game.events), 'event')} so far")
     else:
-
-        def ask(label: str, default: str) -> str:
-            shown = f" [{default}]" if default else ""
-            return session.prompt(f"{label}{shown}: ", completer=DummyCompleter())
-
         try:
-            scoring = Scoring(path, new_record(path, ask, say))
+            scoring = Scoring(path, new_record(path, lambda label, default: read(_asked(label, default), None), say))
         except (EOFError, KeyboardInterrupt):
             say("no record written")
             raise typer.Exit(1) from None
         scoring.save()
         say(f"writing {path}; 'help' lists what you can enter")
-    words = completer(scoring)
-    run(scoring, lambda message: session.prompt(message, completer=words, complete_while_typing=True), say)
-    say(f"saved {path}: {len(scoring.game.events)} events")
+    run(scoring, lambda message: read(message, scoring), say)
+    say(f"saved {path}: {plural(len(scoring.game.events), 'event')}")
+
+
+Reader = Callable[[str, "Scoring | None"], str]
+
+
+def _asked(label: str, default: str) -> str:
+    return f"{label}{f' [{default}]' if default else ''}: "
+
+
+def _piped(message: str, scoring: Scoring | None) -> str:
+    """A line from a pipe or a file (no prompt, no completion); EOFError at the end."""
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
+
+
+def _terminal() -> Reader:
+    """A line reader on prompt_toolkit, with completion of what may come next once a game is on."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import DummyCompleter
+
+    session: PromptSession[str] = PromptSession()
+    words: list[Completer] = []
+
+    def read(message: str, scoring: Scoring | None) -> str:
+        if scoring is None:  # the header: free text
+            return session.prompt(message, completer=DummyCompleter())
+        if not words:
+            words.append(completer(scoring))
+        return session.prompt(message, completer=words[0], complete_while_typing=True)
+
+    return read

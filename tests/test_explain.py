@@ -302,6 +302,7 @@ def test_a_contradiction_is_explained_by_facts_that_cannot_all_hold(tmp_path: Pa
     error = first_unfit(ViewTracker(game, PUBLIC), 13)
     assert error.event == 13 and error.explanation is not None
     facts = [f.to_dict() for f in error.explanation.facts]
+    assert error.to_dict()["explanation"]["facts"] == facts
     assert sorted(f["kind"] for f in facts) == ["count"] + ["holds-one-of"] * 7
     checker = Checker(game.record, PUBLIC, 13)
     assert all(checker.fact_error(f) is None for f in facts)

@@ -89,19 +89,19 @@ def interrupted_write(fd: int, data: bytes) -> None:
 
 
 def reading_with(monkeypatch: pytest.MonkeyPatch, title: str, comment: str | None = None) -> None:
-    """Every command reads records through ``with_title``."""
-    load = with_title(title, comment)
+    """Every command reads records through ``with_title`` (``format`` parses the bytes it has read)."""
+    load = with_title(common.load_record, title, comment)
     for module in (common, records):
         monkeypatch.setattr(module, "load_record", load)
+    monkeypatch.setattr(records, "parse_record", with_title(common.parse_record, title, comment))
 
 
-def with_title(title: str, comment: str | None = None) -> Callable[[Path], Record]:
+def with_title(read: Callable[..., Record], title: str, comment: str | None = None) -> Callable[..., Record]:
     """A reader that gives the record's title (and first comment) text the record reader itself
     would refuse: what the writers must survive if such text ever got past it."""
-    read = common.load_record
 
-    def load(path: Path) -> Record:
-        record = read(path)
+    def load(*args: Any) -> Record:
+        record = read(*args)
         record.info["Title"] = title
         if comment is not None:
             record.body[0] = dataclasses.replace(record.body[0], comment=comment)
@@ -500,8 +500,16 @@ def test_an_unreadable_record_is_file_message_in_a_batch_and_alone(
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(file))
         return real_open(file, *args, **kwargs)
 
+    real_os_open = os.open
+
+    def guarded_os_open(file: Any, *args: Any, **kwargs: Any) -> int:  # the records' reader opens so
+        if str(file).endswith("locked.fish"):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(file))
+        return real_os_open(file, *args, **kwargs)
+
     monkeypatch.setattr(io, "open", guarded_open)
     monkeypatch.setattr(builtins, "open", guarded_open)
+    monkeypatch.setattr(os, "open", guarded_os_open)
     code, out, err = run("validate", str(locked))
     assert (code, out) == (2, "") and err.startswith(f"{locked}:") and "ermission denied" in err
     assert "Usage" not in err and "Traceback" not in err

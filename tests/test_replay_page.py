@@ -25,11 +25,12 @@ from typer.testing import CliRunner
 from analyzer.analysis import Analysis, analyze
 from analyzer.cards import Card, parse_card
 from analyzer.explain import Explainer
+from analyzer.hindsight import judged_analysis
 from analyzer.knowledge import PUBLIC, ViewTracker
 from analyzer.odds import card_odds
 from analyzer.record import load, loads
 from analyzer.replay import Game, replay
-from analyzer.replay_page import percent, replay_data, replay_html, write_replay
+from analyzer.replay_page import odds_table, percent, replay_data, replay_html, view_tracker, write_replay
 from analyzer.tactics import claimable, lockouts, mistakes, threats
 from cli.main import app
 
@@ -159,6 +160,25 @@ def test_a_lenient_record_steps_to_its_first_rule_break_and_marks_the_breaks() -
     assert [n for n, e in enumerate(data["events"], start=1) if "broken" in e] == [v.event for v in game.violations]
     assert "teammate" in data["events"][11]["broken"]
     assert all(len(data["view"][v]["holders"]) == 12 for v in data["views"])
+
+
+def test_a_hand_worked_out_from_the_record_is_a_view_with_its_odds() -> None:
+    text = (DATA / "shared" / "g201.fish").read_text(encoding="utf-8")
+    text = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("Hand Fay"))
+    game = replay(loads(text, "g201.fish"))
+    analysis, _ = judged_analysis(game, upto=20)
+    assert analysis.hand_status("Fay") == "worked out"
+    odds = odds_table(game, ["Fay"], 20, worked_out=analysis.worked_out)
+    data = replay_data(game, analysis, mistakes(analysis), odds)
+    assert data["views"][-1] == "Fay" and data["hands"]["Fay"] == "worked out" and data["hands"]["Anna"] == "written"
+    cards = deck_cards(game)
+    for at in (0, 20):
+        assert decode(data["view"]["Fay"]["holders"][at], data["players"], cards) == analysis.holders("Fay", at)
+    shares = card_odds(view_tracker(game, "Fay", analysis.worked_out).position(20)).cards
+    holders = analysis.holders("Fay", 20)
+    want = [percent(shares[c][p]) for c in cards if len(holders.get(c, ())) > 1 for p in holders[c]]
+    assert data["view"]["Fay"]["odds"][20] == want
+    assert all(set(holders[c]) <= {"Fay"} or "Fay" not in holders[c] for c in holders)  # Fay knows her hand
 
 
 def test_committed_sample_is_small() -> None:
@@ -415,4 +435,24 @@ def test_report_reads_on_a_phone_and_prints_its_grids(browser: Any, shots: Path,
     page.emulate_media(media="print")
     assert page.evaluate(closed) is True, "printing unfolds the grids"
     assert page.evaluate("document.querySelector('#charts svg').checkVisibility()") is True
+    assert page.errors == []
+
+
+@pytest.mark.browser
+def test_batch_summary_reads_on_a_phone_with_its_charts(browser: Any, shots: Path, tmp_path: Path) -> None:
+    from analyzer.batch import run_batch
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("lockout.fish", "six-and-seven.fish", "team-out.fish"):
+        shutil.copy(ROOT / "sample_logs" / name, folder / name)
+    run_batch(folder, tmp_path / "out", workers=1)
+    page = Page(browser, 420)
+    page.goto((tmp_path / "out" / "summary.html").as_uri())
+    assert page.evaluate("document.documentElement.scrollWidth") <= 420
+    sizes = page.evaluate(
+        "() => Array.from(document.querySelectorAll('figure svg')).map(s => s.getBoundingClientRect().width)"
+    )
+    assert len(sizes) == 4 and all(300 < w <= 420 for w in sizes), sizes
+    page.screenshot(path=str(shots / "summary-420.png"), full_page=True)
     assert page.errors == []

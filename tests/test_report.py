@@ -464,3 +464,10 @@ def test_batch_summary_charts_and_links_every_game_to_its_report_and_replay_page
     again = runner.invoke(app, ["batch", str(folder), "--out", str(out), "-j", "1"])
     assert again.exit_code == 0, again.output
     assert not (out / "games").exists() and "[report]" not in (out / "summary.md").read_text(encoding="utf-8")
+
+
+def test_cli_report_without_the_replay_page(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["report", str(DATA / "markup.fish"), "--out", str(tmp_path), "--no-replay"])
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "markup-replay.html").exists()
+    assert "replay" not in (tmp_path / "markup.md").read_text(encoding="utf-8")

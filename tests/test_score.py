@@ -202,3 +202,23 @@ def test_a_kill_loses_nothing_and_the_game_goes_on(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert path.read_text(encoding="utf-8") == fish.dumps(rec)
+
+
+def test_lines_piped_in_are_scored_the_same_way(tmp_path: Path) -> None:
+    path = tmp_path / "piped.fish"
+    header = "Anna Ben vs Dev Eli\n" + "\n" * 5 + "\n" * 4  # teams, the defaults, no hands
+    events = "Anna asks Dev for 7S: no\nAnna asks Eli for 6S: no\nDev asks Anna for 5D: no\nundo\n"
+    result = subprocess.run(
+        [sys.executable, "-c", "from cli.main import main; main()", "score", str(path)],
+        cwd=ROOT,
+        input=header + events,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "refused: Anna asks, but it is Dev's turn" in result.stdout
+    assert "saved" in result.stdout and "Input is not a terminal" not in result.stderr
+    assert "undone: 2. Dev asks Anna for 5D: no" in result.stdout
+    text = "Rules: literature\nDeck: standard\nTeams: Anna Ben vs Dev Eli\n\n1. Anna asks Dev for 7S: no\n"
+    assert path.read_text() == text

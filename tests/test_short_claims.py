@@ -13,8 +13,9 @@ import pytest
 from analyzer import record, record_json
 from analyzer.cards import DeckKind
 from analyzer.errors import RuleBreak
+from analyzer.explain import COUNT, HOLDS, Explainer
 from analyzer.hindsight import deal_in_hindsight
-from analyzer.knowledge import PUBLIC, position
+from analyzer.knowledge import PUBLIC, ViewTracker, position
 from analyzer.odds import count_deals
 from analyzer.record import Claim, Comment, Event, Record
 from analyzer.replay import replay
@@ -147,7 +148,7 @@ def test_holders_and_counts_equal_the_oracle(variant: dict[str, object]) -> None
             truth = location_after(rec, truth_deal, at)
             assert all(truth[c] in h for c, h in got.items())
             checked += 1
-        if checked >= 10:
+        if checked >= 6:
             break
     assert checked >= 4
 
@@ -159,3 +160,26 @@ def test_the_deal_in_hindsight_leaves_them_open() -> None:
     assert deal_in_hindsight(replay(full)).dealt[seven] == ("Eli",)  # the actual split showed it
     short = _shortened(full, lambda c: not c.correct)
     assert deal_in_hindsight(replay(short)).dealt[seven] == ("Ben", "Eli")
+
+
+def test_explanations_use_no_count_the_record_does_not_fix() -> None:
+    # After a wrong claim without its split, card counts are bounds and the asks about the book
+    # it took say nothing of what anyone holds now: explanations stand on the rest.
+    full = record.load(ROOT / "sample_logs" / "wrong-claim-opponent.fish")
+    full.hands.clear()
+    game = replay(_shortened(full, lambda c: not c.correct))
+    at = len(game.events)
+    explainer = Explainer(ViewTracker(game, PUBLIC), at)
+    assert not any(f.statement.kind == COUNT for f in explainer.facts)
+    holders = solve(position(game, at)).holders
+    for card, who in holders.items():
+        for player, why in explainer.card(card).items():
+            assert why.conclusion is not None
+            assert (why.conclusion.kind == HOLDS) == (player in who and len(who) == 1)
+
+
+def test_counts_that_are_only_bounds_read_as_bounds() -> None:
+    full = record.load(ROOT / "sample_logs" / "wrong-claim-opponent.fish")
+    step = replay(_shortened(full, lambda c: not c.correct)).final
+    assert step.count_text("Anna") == f"≤{step.counts['Anna']}"
+    assert replay(full).final.count_text("Anna") == str(replay(full).final.counts["Anna"])
