@@ -265,6 +265,12 @@ def replay_data(
     }
 
 
+def _judged_in(m: Mistake, views: list[str]) -> str:
+    """The view a mistake is judged in (``tactics.mistake_view``), among the page's views."""
+    whose = m.judged or m.player
+    return whose if whose in views else PUBLIC
+
+
 def _mistake_data(m: Mistake, views: list[str]) -> dict[str, Any]:
     data: dict[str, Any] = {
         "event": m.event,
@@ -273,12 +279,12 @@ def _mistake_data(m: Mistake, views: list[str]) -> dict[str, Any]:
         "book": kind_text(m.book) if m.book else None,
         "why": m.why,
         "cost": m.cost,
-        "view": m.player if m.player in views else PUBLIC,
+        "view": _judged_in(m, views),
         "known": m.known,
     }
     if m.odds:
         data["odds"] = m.odds
-    texts = [e.text for e in getattr(m, "explanations", ())]  # worked out by hindsight, when given
+    texts = [e.text for e in m.explanations]
     if texts:
         data["explanations"] = texts
     return data
