@@ -262,9 +262,10 @@ def test_worked_out_hands_are_marked_in_the_text_json_and_report(tmp_path: Path)
     assert "96. Dev — missed claim (high spades)  line 102  (Dev's hand worked out from the record)" in shown.stdout
     said = " ".join(shown.stderr.split())  # the error console wraps long lines
     assert "judged with their hand worked out from the record: Anna, Dev, Ben, Eli, Cara, Fay" in said
-    listed = json.loads(runner.invoke(app, ["mistakes", str(path), "--json"]).stdout)
+    analysis = judged_analysis(replay(record))[0]
+    listed = [m.to_dict() for m in mistakes(analysis).mistakes]  # what --json prints
     assert listed and all(m["hand"] == "worked out" for m in listed)
-    md = build_report(replay(record), odds=False).markdown()
+    md = build_report(replay(record), analysis=analysis, odds=False).markdown()
     assert "Judged with their hand worked out from the record" in md
     assert "(*Dev's hand worked out from the record*)" in md
 
