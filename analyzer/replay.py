@@ -111,8 +111,9 @@ class Game:
     history: dict[Card, CardHistory]
     violations: list[Violation]
 
-    @property
+    @cached_property
     def events(self) -> list[Event]:
+        """The record's events, listed once (steps look them up by number again and again)."""
         return self.record.events
 
     @property
