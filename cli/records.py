@@ -18,6 +18,7 @@ from analyzer.errors import UsageError
 from analyzer.record import Ask, Claim, Comment, event_text
 from analyzer.replay import Game
 from analyzer.rules import HouseRule, RuleSet
+from analyzer.simulate import Style
 from analyzer.simulate import simulate as run_simulation
 from analyzer.wording import plural
 
@@ -138,12 +139,21 @@ def simulate(
     house: Annotated[list[HouseRule] | None, typer.Option(help="A house rule (repeat for more).")] = None,
     seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same game.")] = 0,
     output: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of stdout.")] = None,
+    style: Annotated[
+        Style, typer.Option(help="How the bots open: 'probing' asks around in untouched books, as people do.")
+    ] = Style.STANDARD,
 ) -> None:
     """Simulate a complete legal game between sensible bots and write its record (with every hand)."""
     if players not in (4, 6, 8):
         raise UsageError(f"--players must be 4, 6 or 8, not {players}")
     record = run_simulation(
-        players=players, deck=deck, rule_set=rules, bluffing=bluffing, house=frozenset(house or ()), seed=seed
+        players=players,
+        deck=deck,
+        rule_set=rules,
+        bluffing=bluffing,
+        house=frozenset(house or ()),
+        seed=seed,
+        style=style,
     )
     text = fish.dumps(record)
     emit(text, output)

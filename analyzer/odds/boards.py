@@ -1,0 +1,417 @@
+"""Counting deals over the board of forbidden (card, player) pairs: fast when the board is sparse.
+
+A deal gives every never-shown card to a player allowed it, each player as many as their slots.
+Early in a game few pairs are forbidden (an asked card to the asker and the player who said no),
+and the requirements are few. This counter works on the forbidden pairs, not on the deal:
+
+- *Rook polynomial.* The deals avoiding a board of forbidden pairs are, by inclusion-exclusion,
+  the sum over placements R of cards on the board (each card at most once) of
+  ``(-1)**|R| * (n - |R|)! / prod_p (slots_p - r_p)!`` (``r_p`` the cards R places at p).
+- *Requirements* by inclusion-exclusion too: "p holds at least one of C" is all deals minus
+  those with C added to p's row of the board; "p does not hold all of C" is all deals minus those
+  with C *forced* onto p (taken out, with p's slots; counted as used like placed cards, unsigned).
+  A player's requirements only touch that player, so the choice of which to break is made player
+  by player.
+- *Players one at a time.* The weight above is a product of one factor per player (of the cards
+  it used) and one of the total used, so the players are walked in turn with a polynomial in the
+  total. Cards are classes (the same forbidden players and requirements); a class that concerns
+  one player only is settled in that player's step by a binomial. A class that concerns several
+  players (a card forbidden to two, or in two players' requirements) couples them: while the walk
+  is between its first and last such player, the state records how many of its cards are left.
+  The walk's order is the one keeping those states fewest (one per seat in a round of asks).
+- *Odds.* The deals with a card at a player are the same count with the card forced there: one
+  more card used by that player, one fewer in its class, and the requirements it settles
+  switched off. All of them go through the walk at once as a batch, along one axis of the arrays.
+
+Cards that concern nobody (allowed to all, in no requirement) never appear: they are part of the
+multinomial. All arithmetic is modulo primes below 2**31 (``arithmetic``), one row each.
+
+Its cost grows with the classes open at once and each player's requirements (``estimate``); the
+book-by-book counter (``books``) is the other way, for positions where many cards are forbidden
+to several players.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..cards import Card
+from ..knowledge import Position
+from .arithmetic import SMALL_PRIMES, Array, crt, deal_bound, primes_for, tables
+
+_SUMS = 120  # products of two residues below 2**28 that add up below 2**63
+# Nanoseconds of the walk on this project's machine: fixed, per way a player's step goes from a
+# state (a few array operations), and per array element each of those goes through.
+_NS_FIXED = 1_000_000
+_NS_WAY = 60_000
+_NS_ELEMENT = 5.0
+
+
+@dataclass
+class _Class:
+    """Cards alike: forbidden to the same players (``board``, bits over players with slots) and in
+    the same requirements (indices into ``Board.reqs``)."""
+
+    cards: list[Card]
+    board: int
+    reqs: frozenset[int]
+    involved: int  # players the class concerns: its board and its requirements' players
+
+
+class Board:
+    """A position as a board of forbidden pairs, classes of cards and requirements."""
+
+    def __init__(self, pos: Position) -> None:
+        self.players = tuple(p for p in pos.players if pos.slots.get(p, 0) > 0)
+        index = {p: i for i, p in enumerate(self.players)}
+        self.slots = [pos.slots[p] for p in self.players]
+        self.n = len(pos.allowed)
+        self.zero = any(s < 0 for s in pos.slots.values()) or sum(self.slots) != self.n
+        everyone = (1 << len(self.players)) - 1
+        self.everyone = everyone
+        mask: dict[Card, int] = {}
+        for c, ps in pos.allowed.items():
+            mask[c] = sum(1 << index[p] for p in ps if p in index)
+            self.zero = self.zero or mask[c] == 0
+        self.mask = mask
+        # (at least one?, player, cards): "at least one" keeps only the cards the player may hold
+        # (the others are on its row of the board anyway).
+        reqs: list[tuple[bool, int, frozenset[Card]]] = []
+        for r in pos.at_least:
+            if r.player not in index:
+                self.zero = True
+                continue
+            q = index[r.player]
+            cards = frozenset(c for c in r.cards if c in mask and mask[c] >> q & 1)
+            if not cards:
+                self.zero = True
+            reqs.append((True, q, cards))
+        for r in pos.not_all:
+            cards = frozenset(r.cards)
+            if not cards:
+                self.zero = True
+            elif r.player in index:
+                q = index[r.player]
+                if all(c in mask and mask[c] >> q & 1 for c in cards) and len(cards) <= self.slots[q]:
+                    reqs.append((False, q, cards))
+            # else the player cannot have been dealt them all: the requirement always holds
+        self.reqs = reqs
+        keyed: dict[tuple[int, frozenset[int]], list[Card]] = {}
+        self.free: list[Card] = []
+        for c in pos.allowed:
+            key = (everyone & ~mask[c], frozenset(j for j, (_, _, cs) in enumerate(reqs) if c in cs))
+            if key == (0, frozenset()):
+                self.free.append(c)
+            else:
+                keyed.setdefault(key, []).append(c)
+        self.classes: list[_Class] = []
+        for (board, rs), same in keyed.items():
+            involved = board
+            for j in rs:
+                involved |= 1 << reqs[j][1]
+            self.classes.append(_Class(same, board, rs, involved))
+        self.order = self._order()
+
+    def _order(self) -> list[int]:
+        """The players in the order that keeps the coupling classes open at once fewest: greedily,
+        from the best first player."""
+        n = len(self.players)
+        coupling = [k for k in self.classes if k.involved.bit_count() > 1]
+        best: tuple[tuple[int, int], list[int]] | None = None
+        for first in range(n):
+            order = [first]
+            placed = 1 << first
+            worst = total = self._open_states(coupling, placed)
+            while len(order) < n:
+                nxt = min(
+                    (p for p in range(n) if not placed >> p & 1),
+                    key=lambda p: (self._open_states(coupling, placed | 1 << p), p),
+                )
+                order.append(nxt)
+                placed |= 1 << nxt
+                size = self._open_states(coupling, placed)
+                worst = max(worst, size)
+                total += size
+            if best is None or (worst, total) < best[0]:
+                best = ((worst, total), order)
+        return best[1] if best else []
+
+    @staticmethod
+    def _open_states(coupling: Sequence[_Class], placed: int, before: int | None = None) -> int:
+        """The states of the classes open once ``placed`` are walked (or, given ``before``, open
+        during the step from ``before`` to ``placed``)."""
+        size = 1
+        for k in coupling:
+            seen = k.involved & (placed if before is None else before)
+            if before is None:
+                if seen and k.involved & ~placed:
+                    size *= len(k.cards) + 1
+            elif (seen or k.involved & placed) and k.involved & ~before:
+                size *= len(k.cards) + 1
+        return size
+
+    def estimate(self, odds: bool) -> int:
+        """About how many nanoseconds the walk takes (fitted on this project's machine): per
+        player, its ways from each state (one array operation each) times the arrays' size."""
+        if self.zero:
+            return 0
+        batch = 1 + (sum(len(self._holders(k)) for k in self.kinds()) if odds else 0)
+        size = len(primes_for(deal_bound(self.slots), SMALL_PRIMES)) * batch * (self.n + 1)
+        coupling = [k for k in self.classes if k.involved.bit_count() > 1]
+        at_least = {j for j, (at, _, _) in enumerate(self.reqs) if at}
+        cost = _NS_FIXED
+        placed = 0
+        for q in self.order:
+            states = self._open_states(coupling, placed | 1 << q, placed)
+            moves = 1.0
+            for k in coupling:
+                if k.involved >> q & 1 and (k.board >> q & 1 or k.reqs & at_least):
+                    moves *= (len(k.cards) + 2) / 2
+            branches = 1 << sum(1 for _, p, _ in self.reqs if p == q)
+            cost += int(branches * states * moves * (_NS_WAY + _NS_ELEMENT * size * (self.slots[q] + 1)))
+            placed |= 1 << q
+        return cost
+
+    def kinds(self) -> list[tuple[int, list[Card]]]:
+        """Cards whose odds are alike: each class (by index), and the free cards (index -1)."""
+        out: list[tuple[int, list[Card]]] = [(i, k.cards) for i, k in enumerate(self.classes)]
+        if self.free:
+            out.append((-1, self.free))
+        return out
+
+    def _holders(self, kind: tuple[int, list[Card]]) -> list[int]:
+        mask = self.everyone if kind[0] < 0 else self.everyone & ~self.classes[kind[0]].board
+        return [p for p in range(len(self.players)) if mask >> p & 1]
+
+    def count(self, odds: bool) -> tuple[int, dict[Card, dict[str, int]]]:
+        """The fitting deals and, with ``odds``, per never-shown card the deals with it at each
+        player (players with no slot left out)."""
+        if self.zero:
+            return 0, {}
+        variants: list[tuple[int, int]] = [(-2, -1)]  # (kind, player); kind -2: none
+        if odds:
+            for each in self.kinds():
+                variants += [(each[0], p) for p in self._holders(each)]
+        primes = primes_for(deal_bound(self.slots), SMALL_PRIMES)
+        counts = _Walk(self, primes, variants).run()
+        deals = crt(counts[:, 0], primes)
+        if not odds or deals == 0:
+            return deals, {}
+        at: dict[Card, dict[str, int]] = {}
+        for b, (kind, p) in enumerate(variants[1:], start=1):
+            ways = crt(counts[:, b], primes)
+            for c in self.free if kind < 0 else self.classes[kind].cards:
+                at.setdefault(c, {})[self.players[p]] = ways
+        for shares in at.values():
+            assert sum(shares.values()) == deals, "every fitting deal puts the card somewhere"
+        return deals, at
+
+
+class _Walk:
+    """The walk over the players for a batch of variants: the position itself, and the position
+    with one card of a kind forced onto a player (arrays are primes x variants x total used)."""
+
+    def __init__(self, board: Board, primes: Sequence[int], variants: Sequence[tuple[int, int]]) -> None:
+        self.board = board
+        self.primes = list(primes)
+        self.p = np.array(primes, dtype=np.int64)[:, None, None]
+        nb = len(variants)
+        classes = board.classes
+        # Per variant: each class's size, the player given one card more, the requirements off.
+        self.init = np.array([[len(k.cards) for k in classes] for _ in variants], dtype=np.int64).reshape(
+            nb, len(classes)
+        )
+        self.extra = np.full(nb, -1, dtype=np.int64)
+        self.off = np.zeros((nb, len(board.reqs)), dtype=bool)
+        for b, (kind, p) in enumerate(variants):
+            if kind == -2:
+                continue
+            self.extra[b] = p
+            if kind < 0:
+                continue
+            self.init[b, kind] -= 1
+            for j in classes[kind].reqs:
+                at, q, _ = board.reqs[j]
+                # The card at p meets "p holds at least one" and "q (not p) does not hold all".
+                if (at and q == p) or (not at and q != p):
+                    self.off[b, j] = True
+        self.nb = nb
+        top = board.n + 2
+        tabs = [tables(prime, top) for prime in primes]
+        self.fact = np.stack([t[0] for t in tabs])
+        self.inv = np.stack([t[1] for t in tabs])
+        # (-1)**j * C(a, j) modulo each prime, in row a, column j (zero past a).
+        signed = np.array([[(-1) ** j * math.comb(a, j) for j in range(top + 1)] for a in range(top + 1)], dtype=object)
+        self.signed = np.stack([(signed % prime).astype(np.int64) for prime in primes])
+        self.columns = np.arange(top + 1)
+
+    def run(self) -> Array:
+        """The count of every variant modulo each prime (primes x variants)."""
+        board = self.board
+        k, nb, d = len(self.primes), self.nb, board.n + 1
+        first: dict[int, list[int]] = {}
+        last: dict[int, list[int]] = {}
+        position = {q: i for i, q in enumerate(board.order)}
+        for i, cls in enumerate(board.classes):
+            if cls.involved.bit_count() > 1:
+                at = [position[q] for q in range(len(board.players)) if cls.involved >> q & 1]
+                first.setdefault(board.order[min(at)], []).append(i)
+                last.setdefault(board.order[max(at)], []).append(i)
+        self.reach = 0
+        start = np.zeros((k, nb, d), dtype=np.int64)
+        start[:, :, 0] = 1
+        active: list[int] = []
+        states: dict[tuple[int, ...], Array] = {(): start}
+        for q in board.order:
+            for i in first.get(q, []):
+                states = self._open(states, i)
+                active.append(i)
+            states = self._player(q, states, active)
+            for i in last.get(q, []):
+                states = self._close(states, active.index(i))
+                active.remove(i)
+        if not states:  # every way was cut off
+            return np.zeros((k, nb), dtype=np.int64)
+        a = states[()]
+        # Cards not used go anywhere: (n - used)! ways for all the players' 1 / (slots - used)!.
+        weights = self.fact[:, board.n - np.arange(d)]  # primes x used
+        return np.asarray((a * weights[:, None, :] % self.p).sum(axis=2) % self.p[:, :, 0], dtype=np.int64)
+
+    def _open(self, states: dict[tuple[int, ...], Array], i: int) -> dict[tuple[int, ...], Array]:
+        """Start recording how many cards of class i are left: all of them (one fewer where the
+        variant's card is of the class)."""
+        out: dict[tuple[int, ...], Array] = {}
+        sizes = self.init[:, i]
+        for left in np.unique(sizes).tolist():
+            where = (sizes == left)[None, :, None]
+            for s, a in states.items():
+                out[(*s, left)] = a * where
+        return out
+
+    def _close(self, states: dict[tuple[int, ...], Array], t: int) -> dict[tuple[int, ...], Array]:
+        """Stop recording class t's cards left (the rest of them go with the multinomial)."""
+        out: dict[tuple[int, ...], Array] = {}
+        for s, a in states.items():
+            key = s[:t] + s[t + 1 :]
+            out[key] = (out[key] + a) % self.p if key in out else a
+        return out
+
+    def _player(self, q: int, states: dict[tuple[int, ...], Array], active: list[int]) -> dict[tuple[int, ...], Array]:
+        """One player's step: which of its requirements are broken (signed), which cards of its
+        classes it uses (placed on its row of the board, or forced onto it), and the factor
+        1 / (slots - used)! of what it used."""
+        board = self.board
+        nb = self.nb
+        slots = board.slots[q]
+        mine = [j for j, (_, p, _) in enumerate(board.reqs) if p == q]
+        private = [i for i, k in enumerate(board.classes) if k.involved == 1 << q]
+        coupled = [(t, i) for t, i in enumerate(active) if board.classes[i].involved >> q & 1]
+        extra = (self.extra == q).astype(np.int64)
+        # own[(from, to)]: per variant, the signed ways by cards used (before the factor).
+        own: dict[tuple[tuple[int, ...], tuple[int, ...]], Array] = {}
+        for broken in range(1 << len(mine)):
+            sign = -1 if broken.bit_count() % 2 else 1
+            on = np.ones(nb, dtype=bool)
+            placed_at: set[int] = set()  # requirement indices broken here
+            for bit, j in enumerate(mine):
+                if broken >> bit & 1:
+                    on &= ~self.off[:, j]
+                    placed_at.add(j)
+            roles: dict[int, str] = {}
+            for i in [*private, *(i for _, i in coupled)]:
+                cls = board.classes[i]
+                on_board = bool(cls.board >> q & 1) or any(board.reqs[j][0] for j in cls.reqs & placed_at)
+                forced = any(not board.reqs[j][0] for j in cls.reqs & placed_at)
+                if on_board and forced:
+                    on &= self.init[:, i] == 0  # none of its cards at q and all of them: only if none
+                    roles[i] = "forced"
+                else:
+                    roles[i] = "board" if on_board else "forced" if forced else ""
+            if not on.any():
+                continue
+            spread = np.zeros(nb, dtype=np.int64)  # private cards it may place on its row
+            shift = extra.copy()  # cards it uses for sure: forced, and the variant's card
+            for i in private:
+                if roles[i] == "board":
+                    spread += self.init[:, i]
+                elif roles[i] == "forced":
+                    shift += self.init[:, i]
+            # Per variant: (-1)**j * C(spread, j) ways by cards used shift + j, for the branch's sign.
+            j = np.arange(slots + 1)[None, :] - shift[:, None]  # variants x used
+            inside = (j >= 0) & on[:, None]
+            kernel = self.signed[:, spread[:, None], np.clip(j, 0, None)] * inside[None, :, :]
+            if sign < 0:
+                kernel = (self.p - kernel) % self.p
+            for s in states:
+                for target, used, weight, need in self._moves(s, coupled, roles):
+                    if used > slots:
+                        continue
+                    part = np.zeros_like(kernel)
+                    part[:, :, used:] = kernel[:, :, : slots + 1 - used] * (weight % self.p) % self.p
+                    if need is not None:
+                        part *= need[None, :, None]
+                    key = (s, target)
+                    own[key] = (own[key] + part) % self.p if key in own else part
+        inv = self.inv[:, slots - np.arange(slots + 1)]  # primes x used: 1 / (slots - used)!
+        p = self.p
+        # The totals so far reach ``reach``; after this player, ``reach + slots``.
+        reach = min(self.reach, board.n)
+        width = min(board.n, reach + slots) + 1
+        by_target: dict[tuple[int, ...], list[tuple[Array, Array]]] = {}
+        for (s, target), part in own.items():
+            if part.any():
+                factor = part * inv[:, None, :] % p  # primes x variants x used
+                # Windows of the totals so far, so that window w holds totals w - slots .. w.
+                a = np.zeros((len(self.primes), nb, reach + 1 + 2 * slots), dtype=np.int64)
+                a[:, :, slots : slots + reach + 1] = states[s][:, :, : reach + 1]
+                windows = np.lib.stride_tricks.sliding_window_view(a, slots + 1, axis=2)[:, :, :width, ::-1]
+                by_target.setdefault(target, []).append((windows, factor))
+        out: dict[tuple[int, ...], Array] = {}
+        d = board.n + 1
+        for target, pairs in by_target.items():
+            acc = np.zeros((len(self.primes), nb, d), dtype=np.int64)
+            # Products of residues below 2**28 add up, a hundred at a time, inside int64.
+            for lo in range(0, len(pairs), _SUMS // (slots + 1)):
+                chunk = pairs[lo : lo + _SUMS // (slots + 1)]
+                windows = np.concatenate([w for w, _ in chunk], axis=3)
+                factors = np.concatenate([f for _, f in chunk], axis=2)
+                acc[:, :, :width] += np.einsum("kbwj,kbj->kbw", windows, factors) % p
+            out[target] = acc % p
+        self.reach = reach + slots
+        return out
+
+    def _moves(
+        self, s: tuple[int, ...], coupled: list[tuple[int, int]], roles: dict[int, str]
+    ) -> list[tuple[tuple[int, ...], int, int, Array | None]]:
+        """From state s, the ways the player uses cards of the open classes it is concerned by:
+        (new state, cards used, signed ways, per variant whether allowed (None: all))."""
+        moves: list[tuple[tuple[int, ...], int, int, Array | None]] = [(s, 0, 1, None)]
+        for t, i in coupled:
+            role = roles[i]
+            if not role:
+                continue
+            left = s[t]
+            nxt: list[tuple[tuple[int, ...], int, int, Array | None]] = []
+            for target, used, weight, need in moves:
+                if role == "board":
+                    for m in range(left + 1):
+                        c = math.comb(left, m)
+                        moved = (*target[:t], left - m, *target[t + 1 :])
+                        nxt.append((moved, used + m, -weight * c if m % 2 else weight * c, need))
+                else:  # forced: all of the class, none of it taken by another player before
+                    whole = (self.init[:, i] == left).astype(np.int64)
+                    if not whole.any():
+                        continue
+                    moved = (*target[:t], 0, *target[t + 1 :])
+                    nxt.append((moved, used + left, weight, whole if need is None else need * whole))
+            moves = nxt
+        return moves
+
+
+def board_count(pos: Position, odds: bool) -> tuple[int, dict[Card, dict[str, int]]]:
+    """The fitting deals of ``pos`` (and with ``odds`` the deals with each card at each player)."""
+    return Board(pos).count(odds)
