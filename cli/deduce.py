@@ -14,7 +14,7 @@ from analyzer.cards import Card, parse_card
 from analyzer.contracts import analysis_dict, player_summary, ruled_out_reasons, state_dict
 from analyzer.errors import UsageError
 from analyzer.knowledge import PUBLIC, Position, ViewTracker
-from analyzer.odds import card_odds
+from analyzer.odds import odds_or_reason
 from analyzer.replay import Game
 from analyzer.tactics import claimable, exact_text, odds_text
 
@@ -132,7 +132,8 @@ def who_has(
         return
     h = holders[card]
     reasons = ruled_out_reasons(game, pos, card, h)
-    share = card_odds(pos).cards[card]
+    counted = odds_or_reason(pos)
+    share = None if isinstance(counted, str) else counted.cards[card]
     if json_out:
         print_json(
             {
@@ -141,7 +142,7 @@ def who_has(
                 "card": card.code,
                 "holders": list(h),
                 "known": len(h) == 1,
-                "odds": {p: exact_text(f) for p, f in share.items()},
+                "odds": None if share is None else {p: exact_text(f) for p, f in share.items()},
                 "ruled_out": reasons,
             }
         )
@@ -154,8 +155,13 @@ def who_has(
         out.print(f"[bold]{card.pretty}[/bold] can be with (after event {n}, as {who} sees it):")
         width = max(len(p) for p in h)  # the odds in one column
         for p in h:
+            if share is None:
+                out.print(f"  [bold]{p}[/bold]")
+                continue
             short = f"  [dim]({odds_text(share[p])})[/dim]" if share[p].denominator < 1000 else ""
             out.print(f"  [bold]{p:<{width}}[/bold] {float(share[p]) * 100:5.1f}%{short}")
+        if isinstance(counted, str):
+            out.print(Text(f"  odds not counted: {counted}", style="dim"))
     for p, why in reasons.items():
         out.print(f"  [dim]not {p}:[/dim] {why}")
 

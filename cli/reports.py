@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from analyzer.analysis import analyze
@@ -61,8 +62,9 @@ def report_cmd(
         try:
             found = quote_odds(analysis, found, workers=WORKERS)
             asks = ask_information(game, analysis.steps, workers=WORKERS)
-        except TooLarge:
-            odds = False  # a must-declare game too big to count: the report goes without odds
+        except TooLarge as exc:
+            odds = False  # a view too costly to count: the report goes without odds, and says so
+            err.print(f"odds left out of the report: {escape(exc.message)}")
     from analyzer.report import write_report
 
     files = write_report(game, out_dir, name, moments or None, analysis, odds, asks, found)

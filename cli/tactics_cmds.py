@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from analyzer.analysis import Analysis, analyze
 from analyzer.contracts import lockouts_dict, threats_dict
@@ -102,7 +103,7 @@ def mistakes_cmd(
     try:
         report = quote_odds(result, report, workers=WORKERS)
     except TooLarge as exc:
-        err.print(f"odds not quoted: {exc.message}")
+        err.print(f"odds not quoted: {escape(exc.message)}")
     if report.unjudged:
         err.print(f"not judged in their own view (no Hand line): {', '.join(report.unjudged)}")
     if json_out:
@@ -118,7 +119,11 @@ def mistakes_cmd(
             out.print(f"    [dim]odds:[/dim] {m.odds}")
         out.print(f"    [dim]cost:[/dim] {m.cost}")
     if bits:
-        totals = player_information(game, ask_information(game, result.steps, workers=WORKERS))
+        try:
+            totals = player_information(game, ask_information(game, result.steps, workers=WORKERS))
+        except TooLarge as exc:
+            out.print(f"[bold]Information[/bold]: not counted ({escape(exc.message)})")
+            return
         out.print("[bold]Information[/bold] (public view, exact counts):")
         for p, info in totals.items():
             out.print(f"  {p}: {info.sentence()}")

@@ -2,6 +2,7 @@ Title: An opening of probing asks: eight asks, eight books, eight noes
 Rules: literature
 Deck: standard
 Teams: Anna Ben Cara Gus vs Dev Eli Fay Hal
+Hand Anna: 3S 7S 9H 4D KC AC
 
 1. Anna asks Dev for 2S: no
 2. Dev asks Ben for 10H: no

@@ -46,9 +46,9 @@ from .arithmetic import SMALL_PRIMES, Array, crt, deal_bound, primes_for, tables
 _SUMS = 120  # products of two residues below 2**28 that add up below 2**63
 # Nanoseconds of the walk on this project's machine: fixed, per way a player's step goes from a
 # state (a few array operations), and per array element each of those goes through.
-_NS_FIXED = 1_000_000
-_NS_WAY = 60_000
-_NS_ELEMENT = 5.0
+_NS_FIXED = 3_000_000
+_NS_WAY = 30_000
+_NS_ELEMENT = 3.0
 
 
 @dataclass
@@ -156,11 +156,16 @@ class Board:
 
     def estimate(self, odds: bool) -> int:
         """About how many nanoseconds the walk takes (fitted on this project's machine): per
-        player, its ways from each state (one array operation each) times the arrays' size."""
+        player, its ways from each state (a few array operations each) times the arrays' size,
+        for each pass."""
         if self.zero:
             return 0
-        batch = 1 + (sum(len(self._holders(k)) for k in self.kinds()) if odds else 0)
+        batch = 1
+        if odds:  # a family per class (and per player keeping a "not all" of it)
+            for i, k in enumerate(self.classes):
+                batch += 1 + sum(1 for j in k.reqs if not self.reqs[j][0] and self.mask_of(i) >> self.reqs[j][1] & 1)
         size = len(primes_for(deal_bound(self.slots), SMALL_PRIMES)) * batch * (self.n + 1)
+        passes = 3 if odds else 1  # forward; back, and each player's step changed
         coupling = [k for k in self.classes if k.involved.bit_count() > 1]
         at_least = {j for j, (at, _, _) in enumerate(self.reqs) if at}
         cost = _NS_FIXED
@@ -172,7 +177,8 @@ class Board:
                 if k.involved >> q & 1 and (k.board >> q & 1 or k.reqs & at_least):
                     moves *= (len(k.cards) + 2) / 2
             branches = 1 << sum(1 for _, p, _ in self.reqs if p == q)
-            cost += int(branches * states * moves * (_NS_WAY + _NS_ELEMENT * size * (self.slots[q] + 1)))
+            ways = branches * states * moves
+            cost += int(passes * ways * (_NS_WAY + _NS_ELEMENT * size * (self.slots[q] + 1)))
             placed |= 1 << q
         return cost
 
@@ -192,54 +198,72 @@ class Board:
         player (players with no slot left out)."""
         if self.zero:
             return 0, {}
-        variants: list[tuple[int, int]] = [(-2, -1)]  # (kind, player); kind -2: none
-        if odds:
-            for each in self.kinds():
-                variants += [(each[0], p) for p in self._holders(each)]
         primes = primes_for(deal_bound(self.slots), SMALL_PRIMES)
-        counts = _Walk(self, primes, variants).run()
-        deals = crt(counts[:, 0], primes)
+        total, shares = _Walk(self, primes, odds).run(odds)
+        deals = crt(total, primes)
         if not odds or deals == 0:
             return deals, {}
         at: dict[Card, dict[str, int]] = {}
-        for b, (kind, p) in enumerate(variants[1:], start=1):
-            ways = crt(counts[:, b], primes)
+        for (kind, q), ways in shares.items():
+            if kind < 0 and not self.free:
+                continue
+            count = crt(ways, primes)
             for c in self.free if kind < 0 else self.classes[kind].cards:
-                at.setdefault(c, {})[self.players[p]] = ways
-        for shares in at.values():
-            assert sum(shares.values()) == deals, "every fitting deal puts the card somewhere"
+                at.setdefault(c, {})[self.players[q]] = count
+        for counted in at.values():
+            assert sum(counted.values()) == deals, "every fitting deal puts the card somewhere"
         return deals, at
+
+    def mask_of(self, i: int) -> int:
+        """The players allowed the cards of class i."""
+        return self.everyone & ~self.classes[i].board
+
+
+def _without(key: tuple[int, ...], closed: list[int]) -> tuple[int, ...]:
+    """A state's key once the classes at these places (removed in turn) are no longer recorded."""
+    for t in closed:
+        key = key[:t] + key[t + 1 :]
+    return key
 
 
 class _Walk:
-    """The walk over the players for a batch of variants: the position itself, and the position
-    with one card of a kind forced onto a player (arrays are primes x variants x total used)."""
+    """The walk over the players, forward and back, for a batch of *families*: the position itself
+    (row 0) and, per class, the position with one of its cards taken out (arrays are primes x
+    families x total used).
 
-    def __init__(self, board: Board, primes: Sequence[int], variants: Sequence[tuple[int, int]]) -> None:
+    The deals with a card of class K at player p are the walk of K's family with p's step
+    changed alone (one more card used, the requirements the card meets switched off): the
+    forward walk up to p, that step, and the backward walk after it. A requirement "q does not
+    hold all of C" that the card settles unless p is q is switched off in the family; for
+    p = q, a family of its own keeps it.
+    """
+
+    def __init__(self, board: Board, primes: Sequence[int], odds: bool) -> None:
         self.board = board
         self.primes = list(primes)
         self.p = np.array(primes, dtype=np.int64)[:, None, None]
-        nb = len(variants)
         classes = board.classes
-        # Per variant: each class's size, the player given one card more, the requirements off.
-        self.init = np.array([[len(k.cards) for k in classes] for _ in variants], dtype=np.int64).reshape(
+        # Families: (class or -1, the player whose "not all" requirements stay on, or -1).
+        families: list[tuple[int, int]] = [(-1, -1)]
+        if odds:
+            for i, cls in enumerate(classes):
+                families.append((i, -1))
+                keep = {board.reqs[j][1] for j in cls.reqs if not board.reqs[j][0]}
+                families += [(i, q) for q in sorted(keep) if board.mask_of(i) >> q & 1]
+        self.families = families
+        nb = self.nb = len(families)
+        self.init = np.array([[len(k.cards) for k in classes] for _ in families], dtype=np.int64).reshape(
             nb, len(classes)
         )
-        self.extra = np.full(nb, -1, dtype=np.int64)
         self.off = np.zeros((nb, len(board.reqs)), dtype=bool)
-        for b, (kind, p) in enumerate(variants):
-            if kind == -2:
+        for b, (i, keep_q) in enumerate(families):
+            if i < 0:
                 continue
-            self.extra[b] = p
-            if kind < 0:
-                continue
-            self.init[b, kind] -= 1
-            for j in classes[kind].reqs:
+            self.init[b, i] -= 1
+            for j in classes[i].reqs:
                 at, q, _ = board.reqs[j]
-                # The card at p meets "p holds at least one" and "q (not p) does not hold all".
-                if (at and q == p) or (not at and q != p):
+                if not at and q != keep_q:
                     self.off[b, j] = True
-        self.nb = nb
         top = board.n + 2
         tabs = [tables(prime, top) for prime in primes]
         self.fact = np.stack([t[0] for t in tabs])
@@ -247,10 +271,10 @@ class _Walk:
         # (-1)**j * C(a, j) modulo each prime, in row a, column j (zero past a).
         signed = np.array([[(-1) ** j * math.comb(a, j) for j in range(top + 1)] for a in range(top + 1)], dtype=object)
         self.signed = np.stack([(signed % prime).astype(np.int64) for prime in primes])
-        self.columns = np.arange(top + 1)
 
-    def run(self) -> Array:
-        """The count of every variant modulo each prime (primes x variants)."""
+    def run(self, odds: bool) -> tuple[Array, dict[tuple[int, int], Array]]:
+        """The count of fitting deals modulo each prime and, with ``odds``, per (class or -1 for
+        the free cards, player) the deals with one card of it at the player."""
         board = self.board
         k, nb, d = len(self.primes), self.nb, board.n + 1
         first: dict[int, list[int]] = {}
@@ -261,29 +285,156 @@ class _Walk:
                 at = [position[q] for q in range(len(board.players)) if cls.involved >> q & 1]
                 first.setdefault(board.order[min(at)], []).append(i)
                 last.setdefault(board.order[max(at)], []).append(i)
-        self.reach = 0
         start = np.zeros((k, nb, d), dtype=np.int64)
         start[:, :, 0] = 1
         active: list[int] = []
         states: dict[tuple[int, ...], Array] = {(): start}
+        no_extra = np.zeros(nb, dtype=np.int64)
+        before: dict[int, dict[tuple[int, ...], Array]] = {}
+        steps: dict[int, dict[tuple[tuple[int, ...], tuple[int, ...]], Array]] = {}
+        closed: dict[int, list[int]] = {}
+        actives: dict[int, list[int]] = {}
+        reach = 0
         for q in board.order:
             for i in first.get(q, []):
                 states = self._open(states, i)
                 active.append(i)
-            states = self._player(q, states, active)
+            before[q] = states
+            actives[q] = list(active)
+            steps[q] = self._factors(q, states, active, no_extra, self.off)
+            states = self._forward(steps[q], states, board.slots[q], reach)
+            reach += board.slots[q]
+            closed[q] = []
             for i in last.get(q, []):
-                states = self._close(states, active.index(i))
+                t = active.index(i)
+                closed[q].append(t)
+                states = self._close(states, t)
                 active.remove(i)
-        if not states:  # every way was cut off
-            return np.zeros((k, nb), dtype=np.int64)
-        a = states[()]
         # Cards not used go anywhere: (n - used)! ways for all the players' 1 / (slots - used)!.
-        weights = self.fact[:, board.n - np.arange(d)]  # primes x used
-        return np.asarray((a * weights[:, None, :] % self.p).sum(axis=2) % self.p[:, :, 0], dtype=np.int64)
+        weights = np.broadcast_to(self.fact[:, board.n - np.arange(d)][:, None, :], (k, nb, d))
+        a = states.get(())
+        total = np.zeros((k, nb), dtype=np.int64) if a is None else (a * weights % self.p).sum(axis=2) % self.p[:, :, 0]
+        if not odds:
+            return total[:, 0], {}
+        # Back: per player, the ways to finish from each state after its step.
+        after: dict[int, dict[tuple[int, ...], Array]] = {}
+        back: dict[tuple[int, ...], Array] = {(): np.ascontiguousarray(weights)}
+        for q in reversed(board.order):
+            targets = {t for _, t in steps[q]}
+            after[q] = {t: back[_without(t, closed[q])] for t in targets if _without(t, closed[q]) in back}
+            back = self._backward(steps[q], after[q], board.slots[q])
+            opened = len(first.get(q, []))
+            if opened:
+                back = self._unopen(back, actives[q][-opened:])
+        shares: dict[tuple[int, int], Array] = {}
+        extra = np.ones(nb, dtype=np.int64)
+        rows = {family: b for b, family in enumerate(self.families)}
+        for q in board.order:
+            off = self.off.copy()
+            for b, (i, _) in enumerate(self.families):
+                if i >= 0:
+                    for j in board.classes[i].reqs:
+                        at, who, _ = board.reqs[j]
+                        off[b, j] = off[b, j] or (at and who == q)  # the card at q meets it
+            moved = self._factors(q, before[q], actives[q], extra, off)
+            got = self._meet(moved, before[q], after[q], board.slots[q])
+            for kind in [-1, *range(len(board.classes))]:
+                if kind >= 0 and not board.mask_of(kind) >> q & 1:
+                    continue
+                b = rows.get((kind, q), rows[(kind, -1)])
+                shares[(kind, q)] = got[:, b]
+        return total[:, 0], shares
+
+    def _forward(
+        self,
+        factors: dict[tuple[tuple[int, ...], tuple[int, ...]], Array],
+        states: dict[tuple[int, ...], Array],
+        slots: int,
+        reach: int,
+    ) -> dict[tuple[int, ...], Array]:
+        """Through one player's step: out[target][w] += sum over v of a[s][w - v] * factor[v]."""
+        board = self.board
+        nb, p = self.nb, self.p
+        reach = min(reach, board.n)
+        width = min(board.n, reach + slots) + 1
+        by_target: dict[tuple[int, ...], list[tuple[Array, Array]]] = {}
+        for (s, target), factor in factors.items():
+            # Windows of the totals so far, so that window w holds totals w - slots .. w.
+            a = np.zeros((len(self.primes), nb, reach + 1 + 2 * slots), dtype=np.int64)
+            a[:, :, slots : slots + reach + 1] = states[s][:, :, : reach + 1]
+            windows = np.lib.stride_tricks.sliding_window_view(a, slots + 1, axis=2)[:, :, :width, ::-1]
+            by_target.setdefault(target, []).append((windows, factor))
+        out: dict[tuple[int, ...], Array] = {}
+        for target, pairs in by_target.items():
+            acc = np.zeros((len(self.primes), nb, board.n + 1), dtype=np.int64)
+            # Products of residues below 2**28 add up, a hundred at a time, inside int64.
+            for lo in range(0, len(pairs), _SUMS // (slots + 1)):
+                chunk = pairs[lo : lo + _SUMS // (slots + 1)]
+                windows = np.concatenate([w for w, _ in chunk], axis=3)
+                factors_ = np.concatenate([f for _, f in chunk], axis=2)
+                acc[:, :, :width] += np.einsum("kbwj,kbj->kbw", windows, factors_) % p
+            out[target] = acc % p
+        return out
+
+    @staticmethod
+    def _windows(b: Array, slots: int) -> Array:
+        """Windows of b so that window u holds b[u .. u + slots] (zero past the end)."""
+        k, nb, d = b.shape
+        padded = np.zeros((k, nb, d + slots), dtype=np.int64)
+        padded[:, :, :d] = b
+        return np.lib.stride_tricks.sliding_window_view(padded, slots + 1, axis=2)[:, :, :d, :]
+
+    def _backward(
+        self,
+        factors: dict[tuple[tuple[int, ...], tuple[int, ...]], Array],
+        after: dict[tuple[int, ...], Array],
+        slots: int,
+    ) -> dict[tuple[int, ...], Array]:
+        """Back through one player's step: the ways to finish from each state before it,
+        out[s][u] = sum over v of factor[v] * after[target][u + v]."""
+        windows = {t: self._windows(b, slots) for t, b in after.items()}
+        out: dict[tuple[int, ...], Array] = {}
+        for (s, target), factor in factors.items():
+            if target in windows:
+                part = np.einsum("kbuj,kbj->kbu", windows[target], factor) % self.p
+                out[s] = (out[s] + part) % self.p if s in out else part
+        return out
+
+    def _meet(
+        self,
+        factors: dict[tuple[tuple[int, ...], tuple[int, ...]], Array],
+        before: dict[tuple[int, ...], Array],
+        after: dict[tuple[int, ...], Array],
+        slots: int,
+    ) -> Array:
+        """Sum over the step's ways of the counts before it times the ways after it, moved:
+        sum over u and v of before[s][u] * factor[v] * after[target][u + v]."""
+        k, nb = len(self.primes), self.nb
+        windows = {t: self._windows(b, slots) for t, b in after.items()}
+        total = np.zeros((k, nb), dtype=np.int64)
+        for (s, target), factor in factors.items():
+            if target in windows:
+                # Per v: sum over u of before[s][u] * after[target][u + v] (below 2**62), reduced.
+                moved = np.einsum("kbu,kbuj->kbj", before[s], windows[target]) % self.p
+                total = (total + (moved * factor % self.p).sum(axis=2)) % self.p[:, :, 0]
+        return total
+
+    def _unopen(self, back: dict[tuple[int, ...], Array], opened: list[int]) -> dict[tuple[int, ...], Array]:
+        """Back through the opening of classes (appended last to the states, in this order)."""
+        m = len(opened)
+        out: dict[tuple[int, ...], Array] = {}
+        for s, b in back.items():
+            where = np.ones(self.nb, dtype=bool)
+            for i, left in zip(opened, s[-m:], strict=True):
+                where &= self.init[:, i] == left
+            part = b * where[None, :, None]
+            key = s[:-m]
+            out[key] = (out[key] + part) % self.p if key in out else part
+        return out
 
     def _open(self, states: dict[tuple[int, ...], Array], i: int) -> dict[tuple[int, ...], Array]:
-        """Start recording how many cards of class i are left: all of them (one fewer where the
-        variant's card is of the class)."""
+        """Start recording how many cards of class i are left: all of them (one fewer in its
+        family)."""
         out: dict[tuple[int, ...], Array] = {}
         sizes = self.init[:, i]
         for left in np.unique(sizes).tolist():
@@ -300,18 +451,20 @@ class _Walk:
             out[key] = (out[key] + a) % self.p if key in out else a
         return out
 
-    def _player(self, q: int, states: dict[tuple[int, ...], Array], active: list[int]) -> dict[tuple[int, ...], Array]:
-        """One player's step: which of its requirements are broken (signed), which cards of its
-        classes it uses (placed on its row of the board, or forced onto it), and the factor
-        1 / (slots - used)! of what it used."""
+    def _factors(
+        self, q: int, states: dict[tuple[int, ...], Array], active: list[int], extra: Array, off: Array
+    ) -> dict[tuple[tuple[int, ...], tuple[int, ...]], Array]:
+        """One player's step, per (state before, state after): the factor by cards used
+        (primes x families x used). Which of its requirements are broken (signed), which cards
+        of its classes it uses (placed on its row of the board, or forced onto it), ``extra``
+        cards given it (per family), and 1 / (slots - used)! of what it used."""
         board = self.board
         nb = self.nb
         slots = board.slots[q]
         mine = [j for j, (_, p, _) in enumerate(board.reqs) if p == q]
         private = [i for i, k in enumerate(board.classes) if k.involved == 1 << q]
         coupled = [(t, i) for t, i in enumerate(active) if board.classes[i].involved >> q & 1]
-        extra = (self.extra == q).astype(np.int64)
-        # own[(from, to)]: per variant, the signed ways by cards used (before the factor).
+        # own[(from, to)]: per family, the signed ways by cards used (before the factor).
         own: dict[tuple[tuple[int, ...], tuple[int, ...]], Array] = {}
         for broken in range(1 << len(mine)):
             sign = -1 if broken.bit_count() % 2 else 1
@@ -319,7 +472,7 @@ class _Walk:
             placed_at: set[int] = set()  # requirement indices broken here
             for bit, j in enumerate(mine):
                 if broken >> bit & 1:
-                    on &= ~self.off[:, j]
+                    on &= ~off[:, j]
                     placed_at.add(j)
             roles: dict[int, str] = {}
             for i in [*private, *(i for _, i in coupled)]:
@@ -334,7 +487,7 @@ class _Walk:
             if not on.any():
                 continue
             spread = np.zeros(nb, dtype=np.int64)  # private cards it may place on its row
-            shift = extra.copy()  # cards it uses for sure: forced, and the variant's card
+            shift = extra.copy()  # cards it uses for sure: forced, and the card given it
             for i in private:
                 if roles[i] == "board":
                     spread += self.init[:, i]
@@ -357,32 +510,7 @@ class _Walk:
                     key = (s, target)
                     own[key] = (own[key] + part) % self.p if key in own else part
         inv = self.inv[:, slots - np.arange(slots + 1)]  # primes x used: 1 / (slots - used)!
-        p = self.p
-        # The totals so far reach ``reach``; after this player, ``reach + slots``.
-        reach = min(self.reach, board.n)
-        width = min(board.n, reach + slots) + 1
-        by_target: dict[tuple[int, ...], list[tuple[Array, Array]]] = {}
-        for (s, target), part in own.items():
-            if part.any():
-                factor = part * inv[:, None, :] % p  # primes x variants x used
-                # Windows of the totals so far, so that window w holds totals w - slots .. w.
-                a = np.zeros((len(self.primes), nb, reach + 1 + 2 * slots), dtype=np.int64)
-                a[:, :, slots : slots + reach + 1] = states[s][:, :, : reach + 1]
-                windows = np.lib.stride_tricks.sliding_window_view(a, slots + 1, axis=2)[:, :, :width, ::-1]
-                by_target.setdefault(target, []).append((windows, factor))
-        out: dict[tuple[int, ...], Array] = {}
-        d = board.n + 1
-        for target, pairs in by_target.items():
-            acc = np.zeros((len(self.primes), nb, d), dtype=np.int64)
-            # Products of residues below 2**28 add up, a hundred at a time, inside int64.
-            for lo in range(0, len(pairs), _SUMS // (slots + 1)):
-                chunk = pairs[lo : lo + _SUMS // (slots + 1)]
-                windows = np.concatenate([w for w, _ in chunk], axis=3)
-                factors = np.concatenate([f for _, f in chunk], axis=2)
-                acc[:, :, :width] += np.einsum("kbwj,kbj->kbw", windows, factors) % p
-            out[target] = acc % p
-        self.reach = reach + slots
-        return out
+        return {key: part * inv[:, None, :] % self.p for key, part in own.items() if part.any()}
 
     def _moves(
         self, s: tuple[int, ...], coupled: list[tuple[int, int]], roles: dict[int, str]

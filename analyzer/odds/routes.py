@@ -36,7 +36,7 @@ class Routes:
     - ``simplex_least``: books are expanded as rows over a simplex from this many rows on,
       monomial by monomial below (and above ``SIMPLEX_MOST``).
     - ``max_states``: the book-by-book counter's memory bound, in states of a box.
-    - ``boards_cheap``: a board walk estimated under this (array elements) is taken at once.
+    - ``boards_cheap``: a board walk estimated under this (nanoseconds) is taken at once.
     - ``boards_most``: and over this one it is never taken.
     - ``books_weight``: one unit of the book-by-book plan's cost in steps of the board walk
       (both fitted on this project's machine: about 400 ns and 1 ns).
@@ -47,8 +47,8 @@ class Routes:
     small_keep: int = 1 << 12
     simplex_least: int = 1 << 9
     max_states: int = 1 << 21
-    boards_cheap: int = 1 << 21
-    boards_most: int = 1 << 28
+    boards_cheap: int = 20_000_000
+    boards_most: int = 20_000_000_000
     books_weight: int = 400
 
     @staticmethod
