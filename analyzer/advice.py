@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from .analysis import solve_position
 from .cards import Book, Card
 from .errors import UsageError
 from .information import asker_side
@@ -81,7 +82,7 @@ def suggest(game: Game, player: str, at: int) -> Advice:
         raise UsageError(f"the game is over after event {at}", path=record.path)
     if step.turn is not None and step.turn != name:
         raise UsageError(f"{name} is not on turn after event {at}: it is {step.turn}'s turn", path=record.path)
-    mine = ViewTracker(game, name).position(at)
+    mine, _ = solve_position(ViewTracker(game, name), at)  # a contradiction, with its event
     odds = card_odds(mine)
     public = ViewTracker(game, PUBLIC).position(at)
     return Advice(

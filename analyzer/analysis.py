@@ -9,7 +9,7 @@ from __future__ import annotations
 import multiprocessing as mp
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from .cards import Book, Card
@@ -38,6 +38,7 @@ class Analysis:
 
     game: Game
     views: dict[str, ViewAnalysis]
+    worked_out: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # hands not written but fixed by the record
 
     @property
     def steps(self) -> int:
@@ -49,6 +50,12 @@ class Analysis:
 
     def has_view(self, player: str) -> bool:
         return player in self.views
+
+    def hand_status(self, player: str) -> str:
+        """How the player's own view is known: ``written`` (a Hand line), ``worked out``, or ``unknown``."""
+        if player in self.worked_out:
+            return "worked out"
+        return "written" if player in self.views else "unknown"
 
 
 def hand_views(game: Game) -> list[str]:
@@ -64,7 +71,7 @@ def solve_position(tracker: ViewTracker, at: int) -> tuple[Position, Holders]:
     try:
         pos = tracker.position(at)
         return pos, solve(pos).holders
-    except (Contradiction, NoFit):
+    except Contradiction:  # NoFit too
         raise first_unfit(tracker, at) from None
 
 
@@ -83,7 +90,7 @@ def first_unfit(tracker: ViewTracker, upto: int) -> Contradiction:
 def _fits(tracker: ViewTracker, at: int) -> bool:
     try:
         solve(tracker.position(at))
-    except (Contradiction, NoFit):
+    except Contradiction:  # NoFit too
         return False
     return True
 
@@ -91,13 +98,12 @@ def _fits(tracker: ViewTracker, at: int) -> bool:
 def unfit_error(tracker: ViewTracker, at: int) -> Contradiction:
     """The error for a step that no deal fits, in plain words, at the event that caused it."""
     record = tracker.record
-    whose = "" if tracker.view == PUBLIC else f" {tracker.view}'s hand and"
+    whose = ""  # the public view; a player's own view, or every Hand line at once (the deal in hindsight):
+    if tracker.hands:
+        whose = f" {tracker.view}'s hand and" if tracker.view in tracker.hands else f" {tracker.view} and"
     try:
         solve(tracker.position(at))
-    except Contradiction as exc:
-        exc.message = f"no deal fits{whose} the record after event {at}: {exc.message}"
-        return exc
-    except NoFit as exc:
+    except NoFit as exc:  # before Contradiction: a NoFit knows no event or line
         line = record.events[at - 1].line if at > 0 else record.header_lines.get("Teams")
         return Contradiction(
             f"no deal fits{whose} the record after event {at}: {exc.why}",
@@ -105,19 +111,34 @@ def unfit_error(tracker: ViewTracker, at: int) -> Contradiction:
             path=record.path,
             event=at,
         )
+    except Contradiction as exc:
+        exc.message = f"no deal fits{whose} the record after event {at}: {exc.message}"
+        return exc
     raise AssertionError("unfit_error called on a step that fits")
 
 
-def analyze(game: Game, views: list[str] | None = None, upto: int | None = None, workers: int = 1) -> Analysis:
+def analyze(
+    game: Game,
+    views: list[str] | None = None,
+    upto: int | None = None,
+    workers: int = 1,
+    worked_out: dict[str, tuple[Card, ...]] | None = None,
+) -> Analysis:
     """Holders of every card at every step 0..upto in every view (default: public and every hand).
 
-    Views are independent, so with ``workers > 1`` they are solved in forked processes (on
-    platforms that fork; elsewhere, and for short records, in this process).
+    ``worked_out`` adds the views of players without a Hand line whose hand is known otherwise
+    (the deal in hindsight, ``hindsight``). Views are independent, so with ``workers > 1`` they
+    are solved in forked processes (on platforms that fork; elsewhere, and for short records, in
+    this process).
     """
     names = [resolve_view(game.record, v) for v in views] if views is not None else hand_views(game)
+    extra = dict(worked_out or {})
+    names += [p for p in game.record.players if p in extra and p not in names]
     last = len(game.events) if upto is None else upto
-    solved = forked_map(game, _view_job, [(name, last) for name in names], workers if last >= _PARALLEL_FROM else 1)
-    return Analysis(game, {name: ViewAnalysis(name, steps) for name, steps in zip(names, solved, strict=True)})
+    jobs = [(name, last, extra.get(name)) for name in names]
+    solved = forked_map(game, _view_job, jobs, workers if last >= _PARALLEL_FROM else 1)
+    views_done = {name: ViewAnalysis(name, steps) for name, steps in zip(names, solved, strict=True)}
+    return Analysis(game, views_done, extra)
 
 
 _PARALLEL_FROM = 40  # events; below this a process pool costs more than it saves
@@ -148,13 +169,13 @@ def _forked_call(job: tuple[Callable[[Game, T], R], T]) -> R:
     return fn(_SHARED["game"], item)
 
 
-def _view_job(game: Game, job: tuple[str, int]) -> list[Holders]:
+def _view_job(game: Game, job: tuple[str, int, tuple[Card, ...] | None]) -> list[Holders]:
     return view_steps(game, *job)
 
 
-def view_steps(game: Game, view: str, last: int) -> list[Holders]:
-    """The holders of one view after every step 0..last."""
-    tracker = ViewTracker(game, view)
+def view_steps(game: Game, view: str, last: int, hand: tuple[Card, ...] | None = None) -> list[Holders]:
+    """The holders of one view after every step 0..last (``hand``: the player's hand, when not written)."""
+    tracker = ViewTracker(game, view, hands=None if hand is None else {view: hand})
     return [solve_position(tracker, at)[1] for at in range(last + 1)]
 
 

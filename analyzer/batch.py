@@ -1,20 +1,31 @@
 """Many games at once: analyze every record in a folder on all cores, and summarize them.
 
-Each record (``*.fish`` or ``*.json`` directly in the folder) is read, replayed strictly,
+Each record (``*.fish`` or ``*.json`` directly in the folder) is read, replayed (strictly, or leniently),
 analyzed and judged for mistakes in a worker process. The results become three tables, written
 as Parquet and CSV: one row per game, one per player and game, one per record that failed
 (malformed, against the rules, or contradicting itself; its error is kept as ``FILE:LINE:
-message``). A summary page (HTML and Markdown) gives wins by team, claim accuracy and mistakes
+message``) or that could not be read at all (a dangling symlink, a FIFO, a folder named like a
+record). A summary page (HTML and Markdown) gives wins by team, claim accuracy and mistakes
 per player per game, and lists the failures. A failed record never stops the others, and
 every output is ordered by file name, so the same folder always gives the same files.
+
+The outputs are published together: they are written into a fresh folder that then takes the
+place of the output folder at once, under a lock, so an interrupted, failed or concurrent run
+leaves the previous complete set (or none), never a mix.
 """
 
 from __future__ import annotations
 
+import errno
+import functools
+import io
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import signal
+import stat
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +36,7 @@ from . import record as fish
 from . import record_json
 from .analysis import analyze
 from .errors import HalfsuitError, UsageError
+from .files import check_not_input, published_folder, write_bytes_atomic, write_text_atomic
 from .record import Record
 from .render import (
     Block,
@@ -47,6 +59,8 @@ from .tactics import KINDS, mistakes
 from .wording import plural
 
 RECORD_SUFFIXES = (".fish", ".json")
+TABLES = ("games", "players", "failures")
+OUTPUT_NAMES = (*(f"{t}.{ext}" for t in TABLES for ext in ("parquet", "csv")), "summary.html", "summary.md")
 Progress = Callable[[int, int, str], None]  # (records done, records in all, file just done)
 
 PLAYER_GAME_SCHEMA: dict[str, Any] = {"file": pl.String, **PLAYER_SCHEMA}
@@ -87,13 +101,44 @@ class BatchResult:
         return self.failures.height
 
 
-def find_records(folder: str | Path) -> list[Path]:
-    """The records directly in ``folder``, by file name."""
+def find_records(folder: str | Path) -> tuple[list[Path], list[GameOutcome]]:
+    """The records directly in ``folder``, and the entries named like records that are not
+    regular files (each as a failure saying what it is), both by file name."""
     root = Path(folder)
     if not root.is_dir():
         raise UsageError("not a folder", path=str(root))
-    found = [p for p in root.iterdir() if p.is_file() and p.suffix.lower() in RECORD_SUFFIXES]
-    return sorted(found, key=lambda p: p.name)
+    try:
+        entries = sorted((p for p in root.iterdir() if p.suffix.lower() in RECORD_SUFFIXES), key=lambda p: p.name)
+    except OSError as exc:
+        raise UsageError(f"cannot list the folder: {exc.strerror}", path=str(root)) from None
+    found: list[Path] = []
+    skipped: list[GameOutcome] = []
+    for path in entries:
+        why = _not_a_record(path)
+        if why is None:
+            found.append(path)
+        else:
+            name = _clean(path.name)
+            skipped.append(GameOutcome(name, failure=_failure(name, "not-a-record", 2, None, f"{path}: {why}")))
+    return found, skipped
+
+
+def _not_a_record(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a record, or None when it is a regular file."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "not read: a symlink to a missing file"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "not read: a symlink loop"
+        return f"not read: {exc.strerror}"
+    if stat.S_ISDIR(mode):
+        return "not read: a folder, not a record"
+    if not stat.S_ISREG(mode):
+        kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+        return f"not read: {kind}, not a regular file"
+    return None
 
 
 def load_record(path: Path) -> Record:
@@ -103,19 +148,59 @@ def load_record(path: Path) -> Record:
     return fish.load(path)
 
 
-def analyze_file(path: str) -> GameOutcome:
-    """Read, replay, analyze and judge one record (the work of one worker process)."""
-    name = Path(path).name
+def analyze_file(path: str, lenient: bool = False) -> GameOutcome:
+    """Read, replay, analyze and judge one record (the work of one worker process); a lenient
+    replay is analyzed up to its last trusted step, its rule breaks among the mistakes."""
+    name = _clean(Path(path).name)
     try:
-        game = replay(load_record(Path(path)))
-        found = mistakes(analyze(game))
+        record = load_record(Path(path))
+    except HalfsuitError as exc:
+        return GameOutcome(name, failure=failure_row(name, exc))
+    except (RecursionError, ValueError, MemoryError) as exc:  # input beyond what Python reads
+        message = f"{path}: cannot read: {_beyond_limits(exc)}"
+        return GameOutcome(name, failure=_failure(name, "unreadable", 2, None, message))
+    try:
+        game = replay(record, lenient=lenient)
+        found = mistakes(analyze(game, upto=game.trusted_until))
+        outcome = GameOutcome(
+            name, game_row(name, game, found), [{"file": name, **row} for row in player_rows(game, found)]
+        )
     except HalfsuitError as exc:
         return GameOutcome(name, failure=failure_row(name, exc))
     except Exception as exc:  # a bug must not sink the batch; it is listed like any failure
         message = f"{path}: internal error: {type(exc).__name__}: {exc}"
         return GameOutcome(name, failure=_failure(name, "internal", 1, None, message))
-    players = [{"file": name, **row} for row in player_rows(game, found)]
-    return GameOutcome(name, game_row(name, game, found), players)
+    bad = _unwritable(outcome)
+    if bad is not None:
+        message = (
+            f"{path}: not summarized: its {bad[0]} holds U+{ord(bad[1]):04X}, half of a surrogate pair, "
+            "which the tables (UTF-8) cannot hold"
+        )
+        return GameOutcome(name, failure=_failure(name, "unwritable", 2, None, message))
+    return outcome
+
+
+def _beyond_limits(exc: RecursionError | ValueError | MemoryError) -> str:
+    """Why Python could not read a record, in the reader's words (a bad record, never a bug)."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if isinstance(exc, MemoryError) or "digits" in str(exc):  # an integer of thousands of digits
+        return "a value too big to read"
+    return str(exc)
+
+
+def _unwritable(outcome: GameOutcome) -> tuple[str, str] | None:
+    """The first field of the outcome's rows with a character UTF-8 cannot encode, and that character."""
+    for row in (outcome.game or {}, *outcome.players):
+        for key, value in row.items():
+            if isinstance(value, str) and value != _clean(value):
+                return key, next(c for c in value if "\ud800" <= c <= "\udfff")
+    return None
+
+
+def _clean(text: str) -> str:
+    """Text the tables can hold: a lone surrogate (from a file name that is not UTF-8) as ``\\udcff``."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def failure_row(name: str, exc: HalfsuitError) -> dict[str, Any]:
@@ -123,7 +208,7 @@ def failure_row(name: str, exc: HalfsuitError) -> dict[str, Any]:
 
 
 def _failure(name: str, code: str, exit_code: int, line: int | None, message: str) -> dict[str, Any]:
-    return {"file": name, "code": code, "exit_code": exit_code, "line": line, "message": message}
+    return {"file": name, "code": code, "exit_code": exit_code, "line": line, "message": _clean(message)}
 
 
 def run_batch(
@@ -131,47 +216,52 @@ def run_batch(
     out_dir: str | Path,
     workers: int | None = None,
     progress: Progress | None = None,
+    *,
+    lenient: bool = False,
 ) -> BatchResult:
     """Analyze every record in ``folder`` and write the tables and the summary into ``out_dir``.
 
     ``workers`` processes share the records (default: one per core; 1 runs them here, in this
     process). ``progress`` is called after each record with (done, total, file name), in the
-    order records finish. Raises UsageError when the folder holds no record.
+    order records finish. ``lenient`` reads past rule breaks (each record's breaks counted among
+    its mistakes) instead of listing such a record as failed. Raises UsageError when the folder
+    holds no record, OutputError when
+    ``out_dir`` cannot take the outputs (it holds other files, another run is writing it, the
+    disk is full...). ``out_dir`` changes only when every output is written: Ctrl-C or an error
+    on the way leaves it as it was.
 
     Workers are started with ``spawn`` (see ``_run``), so a script that calls this with more
     than one worker needs the usual ``if __name__ == "__main__":`` guard.
     """
-    paths = find_records(folder)
-    if not paths:
+    paths, skipped = find_records(folder)
+    if not paths and not skipped:
         raise UsageError("no records to analyze (*.fish, *.json)", path=str(folder))
     if workers is not None and workers < 1:
         raise UsageError(f"--workers must be at least 1, not {workers}")
-    count = min(workers or os.cpu_count() or 1, len(paths))
-    outcomes = _run(paths, count, progress)
-    outcomes.sort(key=lambda o: o.file)
-    games = pl.DataFrame([o.game for o in outcomes if o.game], schema=GAME_SCHEMA, orient="row")
-    players = pl.DataFrame([r for o in outcomes for r in o.players], schema=PLAYER_GAME_SCHEMA, orient="row")
-    failures = pl.DataFrame([o.failure for o in outcomes if o.failure], schema=FAILURE_SCHEMA, orient="row")
+    check_not_input([out_dir], [folder])
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    for stem, table in (("games", games), ("players", players), ("failures", failures)):
-        table.write_parquet(out / f"{stem}.parquet")
-        table.write_csv(out / f"{stem}.csv")
-        written += [out / f"{stem}.parquet", out / f"{stem}.csv"]
-    name = Path(folder).resolve().name
-    blocks = summary_blocks(name, games, players, failures, [p.name for p in written])
-    for path, text in (
-        (out / "summary.html", html_page(f"Batch summary: {name}", blocks)),
-        (out / "summary.md", markdown_page(blocks)),
-    ):
-        with path.open("w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        written.append(path)
-    return BatchResult(games, players, failures, tuple(written))
+    with published_folder(out, OUTPUT_NAMES) as fresh:
+        count = min(workers or os.cpu_count() or 1, max(len(paths), 1))
+        outcomes = skipped + _run(paths, count, progress, lenient)
+        outcomes.sort(key=lambda o: o.file)
+        games = pl.DataFrame([o.game for o in outcomes if o.game], schema=GAME_SCHEMA, orient="row")
+        rows = [r for o in outcomes for r in o.players]
+        players = pl.DataFrame(rows, schema=PLAYER_GAME_SCHEMA, orient="row")
+        failures = pl.DataFrame([o.failure for o in outcomes if o.failure], schema=FAILURE_SCHEMA, orient="row")
+        for stem, table in zip(TABLES, (games, players, failures), strict=True):
+            for ext, write in (("parquet", table.write_parquet), ("csv", table.write_csv)):
+                buffer = io.BytesIO()
+                write(buffer)
+                write_bytes_atomic(fresh / f"{stem}.{ext}", buffer.getvalue())
+        name = Path(folder).resolve().name
+        data_files = OUTPUT_NAMES[:-2]
+        blocks = summary_blocks(name, games, players, failures, data_files)
+        write_text_atomic(fresh / "summary.html", html_page(f"Batch summary: {name}", blocks))
+        write_text_atomic(fresh / "summary.md", markdown_page(blocks))
+    return BatchResult(games, players, failures, tuple(out / n for n in OUTPUT_NAMES))
 
 
-def _run(paths: Sequence[Path], workers: int, progress: Progress | None) -> list[GameOutcome]:
+def _run(paths: Sequence[Path], workers: int, progress: Progress | None, lenient: bool) -> list[GameOutcome]:
     total = len(paths)
     outcomes: list[GameOutcome] = []
 
@@ -182,16 +272,36 @@ def _run(paths: Sequence[Path], workers: int, progress: Progress | None) -> list
 
     if workers == 1:
         for p in paths:
-            done(analyze_file(str(p)))
+            done(analyze_file(str(p), lenient))
         return outcomes
     # spawn: fresh interpreters, so no lock held by a thread of this process (polars has a
-    # thread pool) is copied into a worker half-taken, as fork could.
+    # thread pool) is copied into a worker half-taken, as fork could. The workers ignore
+    # Ctrl-C: this process gets it, and ends them (Pool's exit terminates them) at once.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(analyze_file, str(p)) for p in paths]
-        for future in as_completed(futures):
-            done(future.result())
+    with _interrupts_ignored():
+        pool = context.Pool(workers, initializer=_ignore_interrupts)
+    with pool:
+        for outcome in pool.imap_unordered(functools.partial(analyze_file, lenient=lenient), map(str, paths)):
+            done(outcome)
     return outcomes
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """Ignore SIGINT while the workers start, so that they start ignoring it (it is inherited)
+    and a Ctrl-C during their start-up prints no traceback from them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 # ---------------------------------------------------------------- the summary page

@@ -95,3 +95,11 @@ class Contradiction(HalfsuitError):
 
     exit_code = 1
     code = "contradiction"
+
+
+class OutputError(HalfsuitError):
+    """An output that cannot or must not be written: a full disk, a missing permission, a file in
+    the way, or a path that would overwrite an input (exit 2). Nothing was left half-written."""
+
+    exit_code = 2
+    code = "output"

@@ -154,7 +154,16 @@ class ViewTracker:
             return None if o is None else history[card].holder_at(step, o)
 
         bluffing = record.rules.bluffing
+        # The first event that rules each player out of each card (later ones add nothing), so a
+        # card asked about thousands of times keeps a handful of entries.
         self.exclusions: dict[Card, list[tuple[int, str]]] = {c: [] for c in self.deck.cards}
+        excluded: set[tuple[Card, str]] = set()
+
+        def exclude(card: Card, event: int, player: str) -> None:
+            if (card, player) not in excluded:
+                excluded.add((card, player))
+                self.exclusions[card].append((event, player))
+
         self.asks: list[tuple[int, str, Book, int]] = []  # (event, asker, book, settled from step)
         self.declares: list[tuple[int, str, Book, int]] = []  # must-declare: not the whole book
         for i, e in enumerate(events, start=1):
@@ -164,11 +173,11 @@ class ViewTracker:
                 r = reveal.get(e.card, INF)
                 where = held_at(e.card, before)
                 if not bluffing:
-                    self.exclusions[e.card].append((i, e.asker))
+                    exclude(e.card, i, e.asker)
                     if where == e.asker:
                         note(max(i, r), i, f"{e.asker} asks for {e.card}, but held it then")
                 if not e.yes:
-                    self.exclusions[e.card].append((i, e.target))
+                    exclude(e.card, i, e.target)
                     if where == e.target:
                         note(max(i, r), i, f"{e.target} answers no, but held {e.card} then")
                 elif where is not None and where != e.target:
@@ -190,11 +199,14 @@ class ViewTracker:
 
     def contradiction(self, at: int) -> Contradiction | None:
         """The direct contradiction the view sees after ``at`` events, if any (earliest first)."""
-        seen = [f for f in self.found if f.step <= at]
-        if not seen:
+        f = self._first_found
+        if f is None or f.step > at:
             return None
-        f = min(seen, key=lambda x: (x.step, x.event))
         return self._error(f.step, f.event, f.message)
+
+    @cached_property
+    def _first_found(self) -> _Found | None:
+        return min(self.found, key=lambda x: (x.step, x.event), default=None)
 
     def _error(self, step: int, event: int, message: str) -> Contradiction:
         """The error for a contradiction seen after ``step`` events, caused by ``event``.
@@ -280,15 +292,29 @@ class ViewTracker:
 
     def _sweep(self, asks: list[tuple[int, str, Book, int]]) -> list[list[tuple[int, str, Book]]]:
         """For every step, the asks still unsettled then: the latest per (asker, book)."""
+        # One pass over the steps (linear in the record): an ask joins its (asker, book) at its
+        # event and leaves at the step that settles it. The steps' lists keep the pairs in the
+        # order of their earliest unsettled ask, each with its latest one.
+        starting: dict[int, list[int]] = {}
+        settling: dict[int, list[int]] = {}
+        for index, (event, _, _, settled) in enumerate(asks):
+            if settled > event:
+                starting.setdefault(event, []).append(index)
+                settling.setdefault(settled, []).append(index)
+        active: dict[tuple[str, str], dict[int, None]] = {}  # unsettled asks of each pair, by event
         steps: list[list[tuple[int, str, Book]]] = []
         for at in range(len(self.record.events) + 1):
-            latest: dict[tuple[str, str], tuple[int, str, Book]] = {}
-            for event, asker, book, settled in asks:
-                if event > at:
-                    break
-                if settled > at:
-                    latest[(asker, book.name)] = (event, asker, book)
-            steps.append(list(latest.values()))
+            for index in settling.get(at, ()):
+                _, asker, book, _ = asks[index]
+                pair = active[(asker, book.name)]
+                del pair[index]
+                if not pair:
+                    del active[(asker, book.name)]
+            for index in starting.get(at, ()):
+                _, asker, book, _ = asks[index]
+                active.setdefault((asker, book.name), {})[index] = None
+            pairs = sorted(active.values(), key=lambda pair: next(iter(pair)))
+            steps.append([asks[next(reversed(pair))][:3] for pair in pairs])
         return steps
 
     def _requirements(

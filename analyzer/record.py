@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .cards import Book, Card, Deck, DeckKind, deck_kind, parse_card
 from .errors import Contradiction, RecordSyntaxError
+from .files import write_text_atomic
 from .rules import HOUSE_ORDER, GameRules, HouseRule, RuleSet, Table, deal_sizes
 
 INFO_KEYS = ("Title", "Event", "Site", "Date", "Notes")
@@ -30,6 +31,7 @@ class Ask:
     yes: bool
     line: int = 0
     comment: str | None = None
+    number: int | None = None  # the move number written on the line, None when it has none
 
 
 Holding = tuple[tuple[str, tuple[Card, ...]], ...]
@@ -46,6 +48,7 @@ class Claim:
     actual: Holding | None = None
     line: int = 0
     comment: str | None = None
+    number: int | None = None  # the move number written on the line, None when it has none
 
     @property
     def truth(self) -> dict[Card, str]:
@@ -65,9 +68,17 @@ class Pass:
     to: str
     line: int = 0
     comment: str | None = None
+    number: int | None = None  # the move number written on the line, None when it has none
 
 
 Event = Ask | Claim | Pass
+
+
+def actor(event: Event) -> str:
+    """The player who made an event."""
+    if isinstance(event, Ask):
+        return event.asker
+    return event.claimant if isinstance(event, Claim) else event.player
 
 
 @dataclass(frozen=True)
@@ -321,21 +332,22 @@ class _Reader:
             text = text[number.end() :]
         # Columns are 1-based in the raw line: leading blanks, the move number, then the match.
         base = len(raw) - len(raw.lstrip()) + (number.end() if number else 0) + 1
+        written = int(number[0].rstrip().rstrip(".")) if number else None
         m = _ASK_RE.match(text)
         if m:
             asker = self._player(n, m["asker"], base + m.start("asker"))
             target = self._player(n, m["target"], base + m.start("target"))
             card = self._card(n, m["card"], base + m.start("card"))
-            return Ask(asker, target, card, m["answer"].lower() == "yes", n, comment)
+            return Ask(asker, target, card, m["answer"].lower() == "yes", n, comment, written)
         m = _PASS_RE.match(text)
         if m:
-            return Pass(self._player(n, m["player"]), self._player(n, m["to"]), n, comment)
+            return Pass(self._player(n, m["player"]), self._player(n, m["to"]), n, comment, written)
         m = _CLAIM_RE.match(text)
         if m:
-            return self._claim(n, m, comment)
+            return self._claim(n, m, comment, written)
         raise self.error(n, _why_garbled(text), "garbled")
 
-    def _claim(self, n: int, m: re.Match[str], comment: str | None) -> Claim:
+    def _claim(self, n: int, m: re.Match[str], comment: str | None, written: int | None) -> Claim:
         claimant = self._player(n, m["claimant"])
         try:
             book = self.deck.book(m["book"])
@@ -347,10 +359,10 @@ class _Reader:
         if verdict == "correct":
             if actual_text is not None:
                 raise self.error(n, "a correct claim has no '; actual' part", "claim")
-            return Claim(claimant, book, said, True, None, n, comment)
+            return Claim(claimant, book, said, True, None, n, comment, written)
         if actual_text is None:
             raise self.error(n, "a wrong claim lists the real holders: ': wrong; actual HOLDER CARD...'", "claim")
-        return Claim(claimant, book, said, False, self._holding(n, actual_text), n, comment)
+        return Claim(claimant, book, said, False, self._holding(n, actual_text), n, comment, written)
 
     def _holding(self, n: int, text: str) -> Holding:
         groups = []
@@ -404,7 +416,7 @@ def _tokens(value: str, raw: str) -> Iterable[tuple[str, int]]:
 
 
 def dump(record: Record, path: str | Path) -> None:
-    Path(path).write_text(dumps(record), encoding="utf-8")
+    write_text_atomic(path, dumps(record))
 
 
 def dumps(record: Record) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 from . import record as text_format
 from .cards import Card, parse_card
 from .errors import Contradiction, RecordSyntaxError
+from .files import write_text_atomic
 from .record import _NAME_RE, INFO_KEYS, Ask, Claim, Comment, Holding, Pass, Record
 from .rules import HOUSE_ORDER
 
@@ -327,7 +328,7 @@ class _Writer:
 
 
 def dump(record: Record, path: str | Path) -> None:
-    Path(path).write_text(dumps(record), encoding="utf-8")
+    write_text_atomic(path, dumps(record))
 
 
 def dumps(record: Record) -> str:

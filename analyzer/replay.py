@@ -7,13 +7,24 @@ and the books won. With ``Hand`` lines the replay also checks the record against
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 
 from .cards import Book, Card
 from .errors import RuleBreak
-from .record import Ask, Claim, Event, Pass, Record
-from .rules import Outcome
+from .record import Ask, Claim, Event, Pass, Record, actor
+from .rules import (
+    TURN_CODES,
+    Break,
+    Outcome,
+    PlayState,
+    ask_breaks,
+    claim_breaks,
+    pass_breaks,
+    turn_after_ask,
+    turn_after_claim,
+)
 
 
 @dataclass(frozen=True)
@@ -54,6 +65,12 @@ class Violation:
     message: str
     player: str | None
 
+    @property
+    def turn_only(self) -> bool:
+        """A break of the order of play alone (who asked, claimed or passed when): what the event
+        shows of the cards still holds, so the deductions go on past it."""
+        return self.code in TURN_CODES
+
 
 @dataclass
 class CardHistory:
@@ -69,12 +86,8 @@ class CardHistory:
 
     def holder_at(self, at: int, origin: str) -> str:
         """Where the card was after ``at`` events, given who was dealt it."""
-        holder = origin
-        for event, to in self.moves:
-            if event > at:
-                break
-            holder = to
-        return holder
+        k = bisect_right(self.moves, at, key=lambda move: move[0])  # moves are in event order
+        return self.moves[k - 1][1] if k else origin
 
 
 @dataclass
@@ -100,8 +113,10 @@ class Game:
 
     @property
     def trusted_until(self) -> int:
-        """Events after the first rule break are untrusted; this is the last trusted step."""
-        return self.violations[0].event - 1 if self.violations else len(self.events)
+        """The last trusted step: events after the first rule break about the cards are untrusted
+        (a break of the order of play alone leaves what is known of the cards as it was)."""
+        first = next((v for v in self.violations if not v.turn_only), None)
+        return first.event - 1 if first else len(self.events)
 
     def winner(self) -> int | None:
         """1 or 2 for the team ahead, None for a tie (or an unfinished level game)."""
@@ -110,6 +125,25 @@ class Game:
 
     def step(self, at: int) -> Step:
         return self.steps[at]
+
+    def play_state(self, at: int) -> PlayState:
+        """The state the rules of who may act look at after ``at`` events. Before the first event
+        the turn is the first actor's: the record names no dealer, and whoever acts first had the
+        first turn (so nobody else could have claimed then under literature rules)."""
+        step = self.steps[at]
+        turn = step.turn
+        if turn is None and at < len(self.events):
+            turn = actor(self.events[at])
+        last = self.events[at - 1] if at > 0 else None
+        claimed = {name: r.event for name, r in step.books.items()}
+        return PlayState(
+            self.record.rules,
+            self.record.table,
+            step.counts,
+            turn,
+            claimed,
+            last.claimant if isinstance(last, Claim) else None,
+        )
 
 
 def replay(record: Record, *, lenient: bool = False) -> Game:
@@ -166,13 +200,17 @@ class _Replayer:
             raise RuleBreak(message, code=code, line=line, path=self.record.path, event=self.n)
         self.violations.append(Violation(self.n, line, code, message, player))
 
+    def brk_all(self, found: list[Break]) -> None:
+        for b in found:
+            self.brk(b.code, b.message, b.player)
+
     # -- helpers
 
-    def team_cards(self, team: int) -> int:
-        return sum(self.counts[p] for p in self.table.teams[team - 1])
-
-    def game_over(self) -> bool:
-        return len(self.books) == len(self.deck.books)
+    def state(self) -> PlayState:
+        """The state the rules of who may act look at, before the current event."""
+        claimed = {name: r.event for name, r in self.books.items()}
+        last = self.last.claimant if isinstance(self.last, Claim) else None
+        return PlayState(self.rules, self.table, self.counts, self.turn, claimed, last)
 
     def show(self, card: Card, holder: str) -> None:
         """The card is seen at holder (an answered ask or a checked claim)."""
@@ -188,21 +226,8 @@ class _Replayer:
 
     def ask(self, e: Ask) -> None:
         book = self.deck.book_of(e.card)
-        if self.game_over():
-            self.brk("game-over", "the game is over: every book has been claimed", e.asker)
-        if self.turn is None:
-            self.turn = e.asker
-        if e.asker != self.turn:
-            self.brk("not-on-turn", f"{e.asker} asks, but it is {self.turn}'s turn", e.asker)
-        if self.table.team_of(e.target) == self.table.team_of(e.asker):
-            what = "themselves" if e.target == e.asker else f"a teammate ({e.target})"
-            self.brk("ask-teammate", f"{e.asker} asks {what}; asks go to an opponent", e.asker)
-        if self.counts[e.asker] == 0:
-            self.brk("asker-empty", f"{e.asker} has no cards and cannot ask", e.asker)
-        if self.counts[e.target] == 0:
-            self.brk("target-empty", f"{e.target} has no cards and cannot be asked", e.asker)
+        self.brk_all(ask_breaks(self.state(), e.asker, e.target, book))
         if self.book_claimed(book):
-            self.brk("claimed-card", f"{e.card} was claimed at event {self.books[book.name].event}", e.asker)
             return self.after_ask(e, moved=False)
         where = self.tracked.get(e.card)
         source = "shown" if e.card in self.shown else "dealt"
@@ -239,24 +264,20 @@ class _Replayer:
             self.shown[e.card] = e.asker
             self.tracked[e.card] = e.asker
             self.history[e.card].moves.append((self.n, e.asker))
-            self.counts[e.target] -= 1
+            self.counts[e.target] = max(0, self.counts[e.target] - 1)
             self.counts[e.asker] += 1
-        else:
-            self.turn = e.target
+        self.turn = turn_after_ask(e.asker, e.target, moved)
 
     # -- claims
 
     def claim(self, e: Claim) -> None:
         book = e.book
         team = self.table.team_of(e.claimant)
-        if self.game_over():
-            self.brk("game-over", "the game is over: every book has been claimed", e.claimant)
+        state = self.state()
+        self.brk_all(claim_breaks(state, e.claimant, book))
         if self.book_claimed(book):
-            self.brk(
-                "claimed-twice", f"{book.name} was already claimed at event {self.books[book.name].event}", e.claimant
-            )
             return
-        self.check_claim_turn(e, team)
+        self.turn = turn_after_claim(state, e.claimant)
         said = e.said_map
         self.check_names_book(e, [c for _, cards in e.said for c in cards], "the claim")
         for p in dict.fromkeys(p for p, _ in e.said):
@@ -284,27 +305,6 @@ class _Replayer:
                     "claim-count", f"{holder} holds {self.counts[holder]} cards, not {k} of {book.name}", e.claimant
                 )
         self.settle(e, book, team, truth)
-
-    def check_claim_turn(self, e: Claim, team: int) -> None:
-        if self.rules.claims_any_time:
-            return
-        if self.turn is None:
-            self.turn = e.claimant
-            return
-        turn_team = self.table.team_of(self.turn)
-        if self.team_cards(turn_team) == 0:
-            if team == turn_team:
-                self.brk("claim-turn", f"{e.claimant}'s team has no cards; the other team claims", e.claimant)
-            else:
-                # The team on turn is out: the opponent named to claim takes the turn and claims the rest.
-                if self.counts[e.claimant] == 0:
-                    self.brk(
-                        "claim-turn", f"the opponent named to claim needs cards; {e.claimant} has none", e.claimant
-                    )
-                self.turn = e.claimant
-            return
-        if e.claimant != self.turn:
-            self.brk("claim-turn", f"{e.claimant} claims on {self.turn}'s turn (literature rules)", e.claimant)
 
     def check_names_book(self, e: Claim, cards: list[Card], what: str) -> None:
         book = e.book
@@ -341,32 +341,6 @@ class _Replayer:
 
     # -- passes
 
-    def last_claimant(self) -> str | None:
-        return self.last.claimant if isinstance(self.last, Claim) else None
-
     def pass_turn(self, e: Pass) -> None:
-        if self.game_over():
-            self.brk("game-over", "the game is over: every book has been claimed", e.player)
-        after_claim = (
-            self.rules.next_asker
-            and isinstance(self.last, Claim)
-            and self.table.team_of(self.last.claimant) == self.table.team_of(e.player)
-            and e.player in (self.last.claimant, self.turn)
-        )
-        # After its claim the team names who asks next, which may be the claimant (``X passes to X``).
-        to_self = e.to == e.player and not (after_claim and e.player == self.last_claimant())
-        if self.table.team_of(e.to) != self.table.team_of(e.player) or to_self:
-            self.brk("pass-team", f"{e.player} can pass the turn only to a teammate, not {e.to}", e.player)
-        if self.counts[e.to] == 0:
-            self.brk("pass-empty", f"{e.to} has no cards and cannot take the turn", e.player)
-        if not after_claim:
-            if self.turn is not None and e.player != self.turn:
-                self.brk("not-on-turn", f"{e.player} passes, but it is {self.turn}'s turn", e.player)
-            elif self.counts[e.player] > 0:
-                why = " (house rule next-asker lets a team pass right after its claim)" if self.rules.next_asker else ""
-                self.brk(
-                    "pass-with-cards",
-                    f"{e.player} still has cards; the turn passes only when a player runs out{why}",
-                    e.player,
-                )
+        self.brk_all(pass_breaks(self.state(), e.player, e.to))
         self.turn = e.to

@@ -10,7 +10,7 @@ of ``tactics``; one list of blocks is rendered twice (``render``), so both forms
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -19,10 +19,12 @@ from .analysis import Analysis, Holders, analyze
 from .cards import Card
 from .charts import known_chart, score_chart
 from .errors import UsageError
+from .files import check_not_input, encode_text, write_bytes_atomic
+from .game_text import actor, event_inline, kind_text, names, score_text, team_label, who
 from .information import AskInformation, PlayerInformation, ask_information, player_information
 from .knowledge import PUBLIC, ViewTracker, resolve_view
 from .odds import TooLarge, card_odds
-from .record import Ask, Claim, Comment, Event, Holding, Pass
+from .record import Ask, Claim, Comment, Event, Pass
 from .render import (
     Block,
     Chart,
@@ -107,17 +109,17 @@ def write_report(
     """
     report = build_report(game, view, moments, analysis, odds, asks, found)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    charts = tuple(_write(out / chart.file, chart.svg) for chart in report.charts)
-    html = _write(out / f"{report.stem}.html", report.html())
-    md = _write(out / f"{report.stem}.md", report.markdown())
-    return ReportFiles(html, md, charts)
-
-
-def _write(path: Path, text: str) -> Path:
-    with path.open("w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    return path
+    files = ReportFiles(
+        out / f"{report.stem}.html", out / f"{report.stem}.md", tuple(out / chart.file for chart in report.charts)
+    )
+    inputs = [game.record.path] if game.record.path else []
+    check_not_input(files.paths, inputs)
+    texts = (*(chart.svg for chart in report.charts), report.html(), report.markdown())
+    paths = (*files.charts, files.html, files.markdown)
+    pages = [encode_text(text, path) for path, text in zip(paths, texts, strict=True)]  # all or none
+    for path, data in zip(paths, pages, strict=True):
+        write_bytes_atomic(path, data, inputs=inputs)
+    return files
 
 
 def build_report(
@@ -202,34 +204,6 @@ def _moments(game: Game, last: int, moments: Sequence[int] | None) -> list[int]:
 # ---------------------------------------------------------------- words the parts share
 
 
-def who(game: Game, player: str) -> Inline:
-    """A player's name in the team's colour."""
-    return styled(f"t{game.record.table.team_of(player)}", player)
-
-
-def names(game: Game, players: Iterable[str]) -> tuple[Inline, ...]:
-    return joined((who(game, p),) for p in players)
-
-
-def team_label(game: Game, team: int) -> tuple[Inline, ...]:
-    """``team 1 (Anna, Ben, Cara)`` with the team's colour."""
-    players = game.record.table.teams[team - 1]
-    return (styled(f"t{team}", f"team {team}"), f" ({', '.join(players)})")
-
-
-def score_text(game: Game) -> str:
-    """``5–3``, ``4–4 tie``, or ``2–1 so far`` for an unfinished record (first team first)."""
-    a, b = game.final.score
-    score = f"{a}–{b}"
-    if not game.finished:
-        return f"{score} so far"
-    return f"{score} tie" if a == b else score
-
-
-def kind_text(kind: str) -> str:
-    return kind.replace("-", " ")
-
-
 def _tag(kind: str) -> Inline:
     return styled("tag", kind_text(kind))
 
@@ -258,30 +232,6 @@ def _banner(game: Game) -> Block:
     if winner is None:
         return Para((score, " tie"), "banner")
     return Para((score, " ", *team_label(game, winner), " wins"), "banner")
-
-
-def _holding(game: Game, holding: Holding) -> tuple[Inline, ...]:
-    return joined((who(game, p), " ", " ".join(c.pretty for c in cards)) for p, cards in holding)
-
-
-def event_inline(game: Game, event: Event) -> tuple[Inline, ...]:
-    """An event in words, players in their team's colour, cards with suit symbols."""
-    if isinstance(event, Ask):
-        card = f" for {event.card.pretty}"
-        return (who(game, event.asker), " asks ", who(game, event.target), card)
-    if isinstance(event, Pass):
-        return (who(game, event.player), " passes to ", who(game, event.to))
-    text: tuple[Inline, ...] = (who(game, event.claimant), f" claims {event.book.pretty}: ")
-    text += _holding(game, event.said)
-    if not event.correct:
-        text += (styled("muted", "; actually "), *_holding(game, event.actual or ()))
-    return text
-
-
-def _actor(event: Event) -> str:
-    if isinstance(event, Ask):
-        return event.asker
-    return event.claimant if isinstance(event, Claim) else event.player
 
 
 # ---------------------------------------------------------------- the game
@@ -432,7 +382,7 @@ def _timeline(game: Game, found: MistakeReport) -> tuple[Block, ...]:
             rows.append(Row(((), (), (em(item.text),), (), (), ()), "note"))
             continue
         n += 1
-        turn = game.step(n - 1).turn or _actor(item)
+        turn = game.step(n - 1).turn or actor(item)
         text = event_inline(game, item)
         if item.comment:
             text += (styled("muted", f"  # {item.comment}"),)

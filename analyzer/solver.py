@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .cards import Card
+from .errors import Contradiction
 from .knowledge import Position, Requirement
 from .wording import either, plural
 
@@ -42,8 +43,12 @@ class Solution:
     witness: dict[Card, str]
 
 
-class NoFit(Exception):
-    """No deal fits the position; ``why`` says so in plain words."""
+class NoFit(Contradiction):
+    """No deal fits the position; ``why`` says so in plain words.
+
+    A contradiction like any other (exit 1). The solver and the counter see one position, not
+    the record: ``analysis.solve_position`` finds the event after which nothing fits and names it.
+    """
 
     def __init__(self, why: str) -> None:
         super().__init__(why)
@@ -329,9 +334,7 @@ def _fitting_deal(
     return None
 
 
-def _swapped(
-    pos: Position, deal: dict[Card, str], hands: dict[str, set[Card]], card: Card, player: str
-) -> Card | None:
+def _swapped(pos: Position, deal: dict[Card, str], hands: dict[str, set[Card]], card: Card, player: str) -> Card | None:
     """A card of ``player``'s in ``deal`` (``hands``: the deal by player) that can swap places with
     ``card``: the deal with the two swapped fits too (same slots; the two players' requirements
     checked again). None when none can."""

@@ -14,10 +14,9 @@ from fractions import Fraction
 from .analysis import Analysis, Holders, book_holders, forked_map
 from .cards import Book, Card
 from .knowledge import PUBLIC, Position, ViewTracker
-from .odds import card_odds, count_deals
 from .record import Ask, Claim
 from .replay import Game, Step
-from .rules import Outcome
+from .rules import Outcome, can_claim
 from .solver import NoFit
 from .wording import either
 
@@ -156,19 +155,8 @@ class MistakeReport:
 
 
 def may_claim(game: Game, step: Step, player: str) -> bool:
-    """Whether the rules let ``player`` claim after this step."""
-    rules = game.record.rules
-    if len(step.books) == len(rules.deck.books):
-        return False
-    if rules.claims_any_time:
-        return True
-    if step.turn is None:
-        return False
-    table = game.record.table
-    turn_team = table.team_of(step.turn)
-    if sum(step.counts[p] for p in table.teams[turn_team - 1]) == 0:
-        return table.team_of(player) != turn_team
-    return step.turn == player
+    """Whether the rules let ``player`` claim after this step (the rule the replay checks claims by)."""
+    return can_claim(game.play_state(step.at), player)
 
 
 def _seen(holders: Holders, book: Book) -> dict[str, list[str]]:
@@ -206,9 +194,12 @@ def mistakes(analysis: Analysis) -> MistakeReport:
     found += _wrong_claims(analysis)
     found += _asks(analysis)
     for v in game.violations:
-        found.append(
-            Mistake(v.event, v.player or "", "rule-break", None, v.message, "the events after it are untrusted")
+        cost = (
+            "a break of the order of play only: what it shows of the cards still counts"
+            if v.turn_only
+            else "the events after it are untrusted"
         )
+        found.append(Mistake(v.event, v.player or "", "rule-break", None, v.message, cost))
     order = {k: i for i, k in enumerate(KINDS)}
     found.sort(key=lambda m: (m.event, order[m.kind], m.player))
     unjudged = [p for p in game.record.players if not analysis.has_view(p)]
@@ -399,6 +390,8 @@ def quote_odds(analysis: Analysis, report: MistakeReport, workers: int = 1) -> M
 
 def _quote(game: Game, job: tuple[list[tuple[int, Mistake]], frozenset[str]]) -> list[tuple[int, Mistake]]:
     """Quote the odds of some mistakes (numbered, so the caller can put them back in order)."""
+    from .odds import card_odds  # numpy: loaded only where odds are counted
+
     numbered, judged = job
     trackers: dict[str, ViewTracker] = {}
 
@@ -428,6 +421,8 @@ def _quote(game: Game, job: tuple[list[tuple[int, Mistake]], frozenset[str]]) ->
 
 def claim_odds(pos: Position, claim: Claim) -> Fraction:
     """The odds, in a view, that a claim's declared holders are all right."""
+    from .odds import count_deals  # numpy: loaded only where odds are counted
+
     said = claim.said_map
     if any(pos.known.get(c, said.get(c)) != said.get(c) for c in claim.book.cards if c in pos.known):
         return Fraction(0)

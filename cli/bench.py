@@ -7,9 +7,7 @@ from typing import Annotated
 import typer
 from rich.table import Table as RichTable
 
-from analyzer.benchmark import run_benchmark
-
-from .common import JSON_HELP, err, handles_errors, out, print_json
+from .common import JSON_HELP, err, handles_errors, out, plain, print_json
 
 
 def register(app: typer.Typer) -> None:
@@ -25,8 +23,10 @@ def bench(
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Time `analyze` (every step, every view) on simulated 6- and 8-player games; peak memory too."""
+    from analyzer.benchmark import run_benchmark
+
     figures = run_benchmark(
-        games=games, cpsat=cpsat, progress=None if json_out else lambda s: err.print(f"[dim]{s}[/dim]")
+        games=games, cpsat=cpsat, progress=None if json_out else lambda s: err.print(f"[dim]{plain(s)}[/dim]")
     )
     rows = [f.to_dict() for f in figures]
     if json_out:

@@ -5,23 +5,29 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from analyzer import record as fish
 from analyzer import record_json
 from analyzer.errors import HalfsuitError, UsageError
+from analyzer.files import encode_text, write_text_atomic
 from analyzer.knowledge import PUBLIC, resolve_view
 from analyzer.record import Record
 from analyzer.replay import Game, replay
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False)
+from .main import interrupted
+
+# No emoji codes either: a title ":fire:" stays that text.
+out = Console(highlight=False, soft_wrap=True, emoji=False)
+err = Console(stderr=True, highlight=False, emoji=False)
 DEBUG = {"on": False}
 # Views of a game are solved in forked worker processes, one per core.
 WORKERS = os.cpu_count() or 1
@@ -32,6 +38,26 @@ R = TypeVar("R")
 AT_HELP = "Stop after this many events (0 is right after the deal); default: all."
 AS_HELP = "Whose view: 'public' or a player with a Hand line."
 JSON_HELP = "Print JSON to stdout instead of a table."
+LENIENT_HELP = (
+    "Read on past rule breaks: each is reported once (on stderr), and play goes on from what the record "
+    "says happened, the player who acted taken to have had the turn."
+)
+LenientOpt = Annotated[bool, typer.Option("--lenient", help=LENIENT_HELP)]
+
+
+# Characters that steer a terminal (ESC starts its control sequences; C1 controls, bidi
+# overrides) and lone surrogates, which no terminal encoding can carry.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def visible(text: object) -> str:
+    """``text`` with control characters shown as escapes (``\\x1b``), safe to write to a terminal."""
+    return _UNPRINTABLE.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", str(text))
+
+
+def plain(text: object) -> str:
+    """Text from a record or a file path, for rich: markup escaped and control characters shown."""
+    return escape(visible(text))
 
 
 def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
@@ -41,15 +67,29 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
-        except HalfsuitError as exc:
+        except (HalfsuitError, OSError) as exc:
             if DEBUG["on"]:
                 raise
-            sys.stderr.write(f"{exc}\n")
-            raise typer.Exit(exc.exit_code) from None
+            sys.stderr.write(f"{visible(_located(exc))}\n")
+            raise typer.Exit(exc.exit_code if isinstance(exc, HalfsuitError) else 2) from None
         except KeyboardInterrupt:
-            raise typer.Exit(130) from None
+            raise typer.Exit(interrupted()) from None
 
     return wrapper
+
+
+def _located(exc: HalfsuitError | OSError) -> str:
+    if isinstance(exc, HalfsuitError) or exc.filename is None:
+        return str(exc)
+    return f"{exc.filename}: {exc.strerror or exc}"
+
+
+def counting_odds() -> None:
+    """Load the exact counter (and numpy) only for the commands that count odds, and let glibc keep
+    freed memory for reuse: a big count makes and drops many arrays."""
+    from analyzer.odds import keep_freed_memory
+
+    keep_freed_memory()
 
 
 def load_record(path: Path) -> Record:
@@ -63,14 +103,27 @@ def load_record(path: Path) -> Record:
     return fish.load(path)
 
 
-def load_game(path: Path, lenient: bool = False) -> Game:
-    return replay(load_record(path), lenient=lenient)
+def load_game(path: Path, lenient: bool = False, warn: bool = True) -> Game:
+    """Read and replay a record: strictly (the first rule break is an error), or leniently, each
+    break then told on stderr unless ``warn`` is off (for commands that list them themselves)."""
+    game = replay(load_record(path), lenient=lenient)
+    if warn:
+        for line in break_lines(game):
+            sys.stderr.write(f"{visible(line)}\n")
+    return game
+
+
+def break_lines(game: Game) -> list[str]:
+    """``FILE:LINE: event N: message [code]`` for each rule break of a lenient replay."""
+    where = game.record.path or "<record>"
+    return [f"{where}:{v.line}: event {v.event}: {v.message} [{v.code}]" for v in game.violations]
 
 
 def check_at(game: Game, at: int | None) -> int:
+    """The step asked for; by default the last one (the last trusted one of a lenient replay)."""
     n = len(game.events)
     if at is None:
-        return n
+        return game.trusted_until
     if not 0 <= at <= n:
         raise UsageError(f"--at {at} is out of range: the record has {n} events", path=game.record.path)
     return at
@@ -81,7 +134,23 @@ def check_view(game: Game, view: str) -> str:
 
 
 def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
+
+
+def json_text(text: str) -> str:
+    """JSON text with any lone surrogate written as its ``\\udXXX`` escape: the same JSON, in UTF-8."""
+    return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m[0]):04x}", text)
+
+
+def emit(text: str, output: Path | None, source: Path | None = None) -> None:
+    """Write text (made from the record ``source``, if any) to stdout, or to the file ``output``."""
+    if output is None:
+        data = encode_text(text, source or "<stdout>")
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        write_text_atomic(output, text, inputs=[source] if source else [])
 
 
 def team_style(team: int) -> str:

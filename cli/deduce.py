@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table as RichTable
@@ -11,10 +11,10 @@ from rich.text import Text
 
 from analyzer.analysis import Holders, analyze, solve_position
 from analyzer.cards import Card, parse_card
-from analyzer.contracts import analysis_dict, player_summary, ruled_out_reasons, state_dict
+from analyzer.contracts import analysis_dict, player_summary, state_dict
 from analyzer.errors import UsageError
+from analyzer.explain import LACKS, Explainer, Explanation
 from analyzer.knowledge import PUBLIC, Position, ViewTracker
-from analyzer.odds import odds_or_reason
 from analyzer.replay import Game
 from analyzer.tactics import claimable, exact_text, odds_text
 
@@ -23,11 +23,14 @@ from .common import (
     AT_HELP,
     JSON_HELP,
     WORKERS,
+    LenientOpt,
     check_at,
     check_view,
+    counting_odds,
     handles_errors,
     load_game,
     out,
+    plain,
     print_json,
     team_style,
 )
@@ -45,9 +48,9 @@ def register(app: typer.Typer) -> None:
     app.command("analyze")(analyze_cmd)
 
 
-def view_at(path: Path, at: int | None, view: str) -> tuple[Game, str, int, Position, Holders]:
+def view_at(path: Path, at: int | None, view: str, lenient: bool) -> tuple[Game, str, int, Position, Holders]:
     """Load, check the options, and solve one view at one step."""
-    game = load_game(path)
+    game = load_game(path, lenient)
     n = check_at(game, at)
     name = check_view(game, view)
     pos, holders = solve_position(ViewTracker(game, name), n)
@@ -55,9 +58,11 @@ def view_at(path: Path, at: int | None, view: str) -> tuple[Game, str, int, Posi
 
 
 @handles_errors
-def state(path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False) -> None:
+def state(
+    path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False, lenient: LenientOpt = False
+) -> None:
     """Every card in play: who can hold it (known, possible, impossible), in one view at one step."""
-    game, name, n, _, holders = view_at(path, at, view)
+    game, name, n, _, holders = view_at(path, at, view, lenient)
     if json_out:
         print_json(state_dict(game, holders, name, n))
         return
@@ -77,7 +82,7 @@ def render_grid(game: Game, holders: Holders, view: str, n: int) -> None:
     step = game.step(n)
     players = record.players
     who = "the public" if view == PUBLIC else view
-    out.print(f"[bold]After event {n}, as {who} sees it[/bold]   ● known  ○ possible  · impossible")
+    out.print(f"[bold]After event {n}, as {plain(who)} sees it[/bold]   ● known  ○ possible  · impossible")
     grid = RichTable(box=None, header_style="bold", pad_edge=False)
     grid.add_column("book")
     grid.add_column("card")
@@ -88,7 +93,7 @@ def render_grid(game: Game, holders: Holders, view: str, n: int) -> None:
         for c in book.cards:
             if c not in holders:
                 continue
-            grid.add_row(book.name if first else "", c.pretty, *(grid_mark(holders[c], p) for p in players))
+            grid.add_row(plain(book.name) if first else "", c.pretty, *(grid_mark(holders[c], p) for p in players))
             first = False
     counts = ["", "cards"] + [str(step.counts[p]) for p in players]
     known = ["", "known"] + [str(len(player_summary(record, step, holders, p)["known"])) for p in players]
@@ -96,7 +101,7 @@ def render_grid(game: Game, holders: Holders, view: str, n: int) -> None:
     grid.add_row(*known, style="dim")
     out.print(grid)
     for found in claimable(game, holders, view):
-        out.print(f"[green]claimable by team {found.team}[/green]: {found.declaration()}")
+        out.print(f"[green]claimable by team {found.team}[/green]: {plain(found.declaration())}")
 
 
 def parse_card_arg(text: str, game: Game) -> Card:
@@ -109,6 +114,11 @@ def parse_card_arg(text: str, game: Game) -> Card:
     return card
 
 
+WitnessOpt = Annotated[
+    bool, typer.Option("--witness", help="For each player who may hold the card, one fitting deal that puts it there.")
+]
+
+
 @handles_errors
 def who_has(
     card_text: Annotated[str, typer.Argument(metavar="CARD", help="A card: 7S, 7♠, 7s, 10H, TH, RJ ...")],
@@ -116,9 +126,11 @@ def who_has(
     at: AtOpt = None,
     view: AsOpt = PUBLIC,
     json_out: JsonOpt = False,
+    witness: WitnessOpt = False,
+    lenient: LenientOpt = False,
 ) -> None:
-    """Who can have a card: the holders, whether it is known, and what ruled the others out."""
-    game, name, n, pos, holders = view_at(path, at, view)
+    """Who can have a card: the holders, and why every other player is ruled out (or why the holder is known)."""
+    game, name, n, pos, holders = view_at(path, at, view, lenient)
     card = parse_card_arg(card_text, game)
     claimed = next((r for r in game.step(n).books.values() if card in r.book.cards), None)
     if claimed is not None:
@@ -128,42 +140,74 @@ def who_has(
                 {"at": n, "as": name, "card": card.code, "holders": [], "known": False, "claimed": claimed.event}
             )
         else:
-            out.print(msg)
+            out.print(plain(msg))
         return
     h = holders[card]
-    reasons = ruled_out_reasons(game, pos, card, h)
-    counted = odds_or_reason(pos)
+    explainer = Explainer(ViewTracker(game, name), n)
+    why = explainer.card(card)
+    deals = {p: explainer.witness(card, p) for p in h} if witness and len(h) > 1 else {}
+    counting_odds()
+    from analyzer.odds import odds_or_reason
+
+    counted = odds_or_reason(pos)  # a sentence instead when too costly to count
     share = None if isinstance(counted, str) else counted.cards[card]
     if json_out:
-        print_json(
-            {
-                "at": n,
-                "as": name,
-                "card": card.code,
-                "holders": list(h),
-                "known": len(h) == 1,
-                "odds": None if share is None else {p: exact_text(f) for p, f in share.items()},
-                "ruled_out": reasons,
-            }
-        )
+        data: dict[str, Any] = {
+            "at": n,
+            "as": name,
+            "card": card.code,
+            "holders": list(h),
+            "known": len(h) == 1,
+            "odds": None if share is None else {p: exact_text(f) for p, f in share.items()},
+            "ruled_out": {p: e.text for p, e in why.items() if e.conclusion is not None and e.conclusion.kind == LACKS},
+            "explanations": {p: e.to_dict() for p, e in why.items()},
+        }
+        if witness:
+            data["witness"] = {p: {c.code: q for c, q in deal.items()} for p, deal in deals.items()}
+        print_json(data)
         return
     who = "the public" if name == PUBLIC else name
     if len(h) == 1:
-        where = f"[bold green]{h[0]}[/bold green]"
-        out.print(f"[bold]{card.pretty}[/bold] is with {where} (known, after event {n}, as {who} sees it)")
+        where = f"[bold green]{plain(h[0])}[/bold green]"
+        out.print(f"[bold]{card.pretty}[/bold] is with {where} (known, after event {n}, as {plain(who)} sees it)")
+        out.print(Text(f"  why {h[0]}: {why[h[0]].text}"))
     else:
-        out.print(f"[bold]{card.pretty}[/bold] can be with (after event {n}, as {who} sees it):")
+        out.print(f"[bold]{card.pretty}[/bold] can be with (after event {n}, as {plain(who)} sees it):")
         width = max(len(p) for p in h)  # the odds in one column
         for p in h:
             if share is None:
-                out.print(f"  [bold]{p}[/bold]")
+                out.print(f"  [bold]{plain(p)}[/bold]")
                 continue
             short = f"  [dim]({odds_text(share[p])})[/dim]" if share[p].denominator < 1000 else ""
-            out.print(f"  [bold]{p:<{width}}[/bold] {float(share[p]) * 100:5.1f}%{short}")
+            out.print(f"  [bold]{plain(p):<{width}}[/bold] {float(share[p]) * 100:5.1f}%{short}")
         if isinstance(counted, str):
             out.print(Text(f"  odds not counted: {counted}", style="dim"))
-    for p, why in reasons.items():
-        out.print(f"  [dim]not {p}:[/dim] {why}")
+    if len(h) == 1:
+        shared = [p for p, e in why.items() if p != h[0] and _only_elsewhere(e, why[h[0]])]
+        if shared:
+            out.print(Text(f"  not {', '.join(shared)}: {h[0]} holds {card.pretty}.", style="dim"))
+    else:
+        shared = []
+    for p, e in why.items():
+        if p in h or p in shared:
+            continue
+        out.print(Text(f"  not {p}: {e.text}"))
+    for p, deal in deals.items():
+        out.print(Text(f"  {p} may hold it, e.g. {_deal_text(deal, pos)}"))
+
+
+def _only_elsewhere(e: Explanation, holder: Explanation) -> bool:
+    """Whether a ruled-out player's explanation is the holder's plus one ``elsewhere`` step."""
+    return len(e.steps) == len(holder.steps) + 1 and e.steps[-1].rule == "elsewhere" and e.facts == holder.facts
+
+
+def _deal_text(deal: dict[Card, str], pos: Position) -> str:
+    """The never-shown cards of a fitting deal, player by player."""
+    hands: dict[str, list[str]] = {p: [] for p in pos.players}
+    for c in pos.in_play:
+        if c not in pos.known:
+            hands[deal[c]].append(c.pretty)
+    return "; ".join(f"{p} {' '.join(cs)}" for p, cs in hands.items() if cs)
 
 
 @handles_errors
@@ -173,9 +217,10 @@ def hand(
     at: AtOpt = None,
     view: AsOpt = PUBLIC,
     json_out: JsonOpt = False,
+    lenient: LenientOpt = False,
 ) -> None:
     """A player's known and possible cards, by book."""
-    game, name, n, _, holders = view_at(path, at, view)
+    game, name, n, _, holders = view_at(path, at, view, lenient)
     who = game.record.table.resolve(player)
     if who is None:
         raise UsageError(f"'{player}' is not a player of this game", path=game.record.path)
@@ -191,8 +236,8 @@ def hand(
         return
     viewer = "the public" if name == PUBLIC else name
     out.print(
-        f"[bold]{who}[/bold] (team {summary['team']}) holds {summary['count']} cards after event {n}; "
-        f"as {viewer} sees it, {len(summary['known'])} are known"
+        f"[bold]{plain(who)}[/bold] (team {summary['team']}) holds {summary['count']} cards after event {n}; "
+        f"as {plain(viewer)} sees it, {len(summary['known'])} are known"
     )
     table = RichTable(box=None, header_style="bold")
     table.add_column("book")
@@ -200,7 +245,9 @@ def hand(
     table.add_column("possible", style="yellow")
     for book_name, cards in books.items():
         table.add_row(
-            book_name, " ".join(_pretty(c) for c in cards["known"]), " ".join(_pretty(c) for c in cards["possible"])
+            plain(book_name),
+            " ".join(_pretty(c) for c in cards["known"]),
+            " ".join(_pretty(c) for c in cards["possible"]),
         )
     out.print(table)
 
@@ -210,25 +257,24 @@ def _pretty(code: str) -> str:
 
 
 @handles_errors
-def analyze_cmd(path: RecordArg, json_out: JsonOpt = False) -> None:
+def analyze_cmd(path: RecordArg, json_out: JsonOpt = False, lenient: LenientOpt = False) -> None:
     """The whole game at once: every step in every view (public and each Hand), claims, threats, mistakes."""
-    game = load_game(path)
-    result = analyze(game, workers=WORKERS)
+    game = load_game(path, lenient)
+    result = analyze(game, upto=game.trusted_until, workers=WORKERS)
     data = analysis_dict(result)
     if json_out:
         print_json(data)
         return
     a, b = data["score"]
-    out.print(
-        f"[bold]{game.record.info.get('Title', game.record.name)}[/bold]: {len(game.events)} events, score {a}–{b}"
-    )
-    out.print(f"views: {', '.join(data['views'])}")
+    title = plain(game.record.info.get("Title", game.record.name))
+    out.print(f"[bold]{title}[/bold]: {len(game.events)} events, score {a}–{b}")
+    out.print(f"views: {plain(', '.join(data['views']))}")
     known = RichTable(box=None, header_style="bold", title="cards known (one holder) after the last event")
     known.add_column("view")
     known.add_column("known", justify="right")
     known.add_column("in play", justify="right")
     for v in data["views"]:
         cards = data["steps"][-1]["views"][v]["cards"]
-        known.add_row(v, str(sum(1 for h in cards.values() if len(h) == 1)), str(len(cards)))
+        known.add_row(plain(v), str(sum(1 for h in cards.values() if len(h) == 1)), str(len(cards)))
     out.print(known)
     out.print(f"{len(data['mistakes'])} mistakes (see `halfsuit mistakes`)")

@@ -1,37 +1,47 @@
-"""The ``halfsuit`` command: one app, one module per command group."""
+"""The ``halfsuit`` command.
+
+This module imports nothing heavy itself: everything loads inside ``main``, so Ctrl-C while the
+libraries load is caught like any other (one line, exit 130, no traceback).
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+import sys
+from typing import TYPE_CHECKING
 
-import typer
-
-from analyzer.odds import keep_freed_memory
-
-from . import bench, deduce, odds_cmds, records, reports, tactics_cmds
-from .common import DEBUG
-
-app = typer.Typer(
-    name="halfsuit",
-    help="Exact deduction, tactics and reports for recorded games of Literature / Fish.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-
-@app.callback()
-def root(
-    debug: Annotated[bool, typer.Option("--debug", help="Show the full traceback of an error.")] = False,
-) -> None:
-    """halfsuit reads game records and works out exactly who can hold every card."""
-    DEBUG["on"] = debug
-    keep_freed_memory()
-
-
-for group in (records, deduce, tactics_cmds, odds_cmds, reports, bench):
-    group.register(app)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def main() -> None:
-    app()
+    try:
+        from .app import app
+
+        app()
+    except KeyboardInterrupt:
+        raise SystemExit(interrupted()) from None
+    except SystemExit as exc:
+        if exc.code == INTERRUPTED and not _said:  # typer's own exit on Ctrl-C says nothing
+            interrupted()
+        raise
+
+
+INTERRUPTED = 130
+_said: list[bool] = []
+
+
+def interrupted() -> int:
+    """What Ctrl-C does anywhere: one line on stderr, exit status 130 (outputs are all or nothing)."""
+    if not _said:
+        sys.stderr.write("interrupted\n")
+        _said.append(True)
+    return INTERRUPTED
+
+
+def __getattr__(name: str) -> Any:
+    """``cli.main.app``, loaded on first use."""
+    if name == "app":
+        from .app import app
+
+        return app
+    raise AttributeError(name)

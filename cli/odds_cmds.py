@@ -9,13 +9,24 @@ import typer
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from analyzer.advice import suggest as advise
 from analyzer.analysis import solve_position
 from analyzer.knowledge import PUBLIC, ViewTracker
-from analyzer.odds import TooLarge, odds_or_reason
 from analyzer.tactics import exact_text
 
-from .common import AT_HELP, JSON_HELP, check_at, check_view, handles_errors, load_game, out, print_json, team_style
+from .common import (
+    AT_HELP,
+    JSON_HELP,
+    LenientOpt,
+    check_at,
+    check_view,
+    counting_odds,
+    handles_errors,
+    load_game,
+    out,
+    plain,
+    print_json,
+    team_style,
+)
 from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg
 
 
@@ -36,12 +47,17 @@ def shade(f: Fraction) -> Text:
 
 
 @handles_errors
-def odds(path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False) -> None:
+def odds(
+    path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False, lenient: LenientOpt = False
+) -> None:
     """Exact odds that each player holds each card, counting every fitting deal."""
-    game = load_game(path)
+    game = load_game(path, lenient)
     n = check_at(game, at)
     name = check_view(game, view)
     pos, holders = solve_position(ViewTracker(game, name), n)
+    counting_odds()
+    from analyzer.odds import odds_or_reason
+
     result = odds_or_reason(pos)
     if isinstance(result, str):
         # Too costly to count: the holders still stand, the odds are said to be missing.
@@ -88,7 +104,7 @@ def odds(path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: Json
         return
     record = game.record
     who = "the public" if name == PUBLIC else name
-    out.print(f"[bold]Odds after event {n}, as {who} sees it[/bold] ({result.deals:,} fitting deals)")
+    out.print(f"[bold]Odds after event {n}, as {plain(who)} sees it[/bold] ({result.deals:,} fitting deals)")
     grid = RichTable(box=None, header_style="bold")
     grid.add_column("book")
     grid.add_column("card")
@@ -101,7 +117,7 @@ def odds(path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: Json
                 continue
             share = result.cards[c]
             grid.add_row(
-                book.name if first else "", c.pretty, *(shade(share.get(p, Fraction(0))) for p in record.players)
+                plain(book.name) if first else "", c.pretty, *(shade(share.get(p, Fraction(0))) for p in record.players)
             )
             first = False
     out.print(grid)
@@ -114,10 +130,15 @@ def suggest(
     at: Annotated[int | None, typer.Option("--at", help=AT_HELP)] = None,
     top: Annotated[int, typer.Option(help="How many asks to show.")] = 10,
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+    lenient: LenientOpt = False,
 ) -> None:
     """Advice for the player on turn: legal asks ranked by exact odds, and claims with their odds."""
-    game = load_game(path)
+    game = load_game(path, lenient)
     n = check_at(game, at)
+    counting_odds()
+    from analyzer.advice import suggest as advise
+    from analyzer.odds import TooLarge
+
     try:
         advice = advise(game, view, n)
     except TooLarge as exc:
@@ -137,10 +158,12 @@ def suggest(
             }
         )
         return
-    out.print(f"[bold]{advice.player}, on turn after event {n}[/bold] ({advice.deals:,} deals fit what you know)")
+    out.print(
+        f"[bold]{plain(advice.player)}, on turn after event {n}[/bold] ({advice.deals:,} deals fit what you know)"
+    )
     sure = [c for c in advice.claims if c.right == 1]
     for c in sure:
-        out.print(f"[bold green]Claim now:[/bold green] {c.declaration(advice.player)}")
+        out.print(f"[bold green]Claim now:[/bold green] {plain(c.declaration(advice.player))}")
     table = RichTable(box=None, header_style="bold", title="asks, best first")
     table.add_column("ask")
     table.add_column("odds", justify="right")
@@ -150,7 +173,7 @@ def suggest(
         pct = f"{float(a.odds) * 100:.1f}%" if 0 < a.odds < 1 else f"{float(a.odds) * 100:.0f}%"
         if 0 < a.odds < 1 and a.odds.denominator < 1000:
             pct += f" ({exact_text(a.odds)})"
-        table.add_row(f"ask {a.target} for {a.card.pretty}", pct, f"{a.given:.2f}", a.warning or "")
+        table.add_row(plain(f"ask {a.target} for {a.card.pretty}"), pct, f"{a.given:.2f}", plain(a.warning or ""))
     out.print(table)
     if len(advice.asks) > top:
         out.print(f"[dim]{len(advice.asks) - top} more legal asks (--top to show them)[/dim]")
@@ -158,5 +181,5 @@ def suggest(
     for c in likely[:3]:
         out.print(
             f"[yellow]Risky claim[/yellow] ({float(c.right) * 100:.1f}% right, book with your team "
-            f"{float(c.in_team) * 100:.1f}%): {c.declaration(advice.player)}"
+            f"{float(c.in_team) * 100:.1f}%): {plain(c.declaration(advice.player))}"
         )

@@ -15,6 +15,7 @@ from analyzer import record_json
 from analyzer.analysis import analyze
 from analyzer.cards import DeckKind
 from analyzer.errors import UsageError
+from analyzer.files import write_text_atomic
 from analyzer.record import Ask, Claim, Comment, event_text
 from analyzer.replay import Game
 from analyzer.rules import HouseRule, RuleSet
@@ -26,14 +27,20 @@ from .common import (
     AT_HELP,
     JSON_HELP,
     WORKERS,
+    LenientOpt,
+    break_lines,
     check_at,
+    emit,
     err,
     handles_errors,
+    json_text,
     load_game,
     load_record,
     out,
+    plain,
     print_json,
     team_style,
+    visible,
 )
 
 RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
@@ -50,13 +57,11 @@ def register(app: typer.Typer) -> None:
 @handles_errors
 def validate(
     path: RecordArg,
-    lenient: Annotated[
-        bool, typer.Option("--lenient", help="Report every rule break instead of stopping at the first.")
-    ] = False,
+    lenient: LenientOpt = False,
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
     """Check a record: its format, every rule of play, its Hand lines, and that some deal fits it."""
-    game = load_game(path, lenient=lenient)
+    game = load_game(path, lenient=lenient, warn=False)
     if not game.violations:
         # No rule broken in public: now check that some deal fits, in public and with the hands.
         analyze(game, upto=len(game.events), workers=WORKERS)
@@ -73,14 +78,16 @@ def validate(
     if json_out:
         print_json(result)
     else:
-        for v in game.violations:
-            err.print(f"{path}:{v.line}: event {v.event}: {v.message} [{v.code}]")
+        for line in break_lines(game):
+            sys.stderr.write(f"{visible(line)}\n")
         if game.violations:
-            err.print(f"{plural(len(game.violations), 'rule break')}; events after {game.trusted_until} are untrusted")
+            n = game.trusted_until
+            trust = f"events after {n} are untrusted" if n < len(game.events) else "the cards are trusted throughout"
+            sys.stderr.write(f"{plural(len(game.violations), 'rule break')}; {trust}\n")
         else:
             state = "finished" if game.finished else "unfinished"
             a, b = game.final.score
-            out.print(f"[green]ok[/green] {path}: {len(game.events)} events, {state}, score {a}–{b}")
+            out.print(f"[green]ok[/green] {plain(path)}: {len(game.events)} events, {state}, score {a}–{b}")
     if game.violations:
         raise typer.Exit(1)
 
@@ -97,20 +104,12 @@ def format_record(
     if check:
         same = path.read_text(encoding="utf-8") == text
         if not same:
-            err.print(f"{path}: not in canonical form")
+            err.print(f"{plain(path)}: not in canonical form")
         raise typer.Exit(0 if same else 1)
     if in_place:
-        path.write_text(text, encoding="utf-8")
+        write_text_atomic(path, text)
     else:
-        sys.stdout.write(text)
-
-
-def emit(text: str, output: Path | None) -> None:
-    """Write a record's text to stdout, or to ``output`` when given."""
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        output.write_text(text, encoding="utf-8")
+        emit(text, None, path)
 
 
 class Form(StrEnum):
@@ -126,8 +125,8 @@ def convert(
 ) -> None:
     """Convert a record between the .fish text form and the JSON form (both round-trip)."""
     record = load_record(path)
-    text = record_json.dumps(record) if to is Form.json else fish.dumps(record)
-    emit(text, output)
+    text = json_text(record_json.dumps(record)) if to is Form.json else fish.dumps(record)
+    emit(text, output, path)
 
 
 @handles_errors
@@ -155,8 +154,7 @@ def simulate(
         seed=seed,
         style=style,
     )
-    text = fish.dumps(record)
-    emit(text, output)
+    emit(fish.dumps(record), output)
 
 
 @handles_errors
@@ -164,7 +162,7 @@ def show(
     path: RecordArg,
     at: Annotated[int | None, typer.Option(help=AT_HELP)] = None,
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
-    lenient: Annotated[bool, typer.Option("--lenient", help="Show a record that breaks rules.")] = False,
+    lenient: LenientOpt = False,
 ) -> None:
     """Teams, score, card counts and the events as a readable table."""
     game = load_game(path, lenient=lenient)
@@ -203,9 +201,9 @@ def render_show(game: Game, n: int) -> None:
     table = record.table
     step = game.step(n)
     title = record.info.get("Title", record.name)
-    out.print(f"[bold]{title}[/bold]  ({record.rules.rule_set.value}, {record.rules.deck_kind.value} deck)")
+    out.print(f"[bold]{plain(title)}[/bold]  ({record.rules.rule_set.value}, {record.rules.deck_kind.value} deck)")
     for t, names in enumerate(table.teams, start=1):
-        people = "  ".join(f"{p} ({step.counts[p]})" for p in names)
+        people = "  ".join(f"{plain(p)} ({step.counts[p]})" for p in names)
         out.print(f"[{team_style(t)}]Team {t}[/]: {people}")
     a, b = step.score
     status = "finished" if game.finished and n == len(game.events) else f"after event {n}"
@@ -222,10 +220,10 @@ def render_show(game: Game, n: int) -> None:
         elif isinstance(item, Claim):
             r = game.step(i).books[item.book.name]
             result = f"{r.outcome.value}" + (f" → team {r.team}" if r.team else "")
-        text = event_text(item).rsplit(":", 1)[0] if isinstance(item, Ask) else event_text(item)
+        text = plain(event_text(item).rsplit(":", 1)[0] if isinstance(item, Ask) else event_text(item))
         if item.comment:
-            text += f"  [dim]# {item.comment}[/dim]"
-        events.add_row(str(i), text, result, game.step(i).turn or "")
+            text += f"  [dim]# {plain(item.comment)}[/dim]"
+        events.add_row(str(i), text, result, plain(game.step(i).turn or ""))
     out.print(events)
     comments = [c for c in record.body if isinstance(c, Comment)]
     if comments:

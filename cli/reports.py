@@ -1,4 +1,4 @@
-"""Report commands: a post-game report of one record, and a batch summary of a folder of records.
+"""Report commands: a post-game report and a replay page of one record, and a batch summary.
 
 ``analyzer.report`` and ``analyzer.batch`` are imported inside the commands: matplotlib and
 polars take a while to load, and every other command would pay for them.
@@ -15,18 +15,29 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from analyzer.analysis import analyze
-from analyzer.information import ask_information
 from analyzer.knowledge import PUBLIC
-from analyzer.odds import TooLarge
 from analyzer.tactics import mistakes, quote_odds
 
-from .common import AS_HELP, WORKERS, check_view, err, handles_errors, load_game, out
+from .common import (
+    AS_HELP,
+    WORKERS,
+    LenientOpt,
+    check_view,
+    counting_odds,
+    err,
+    handles_errors,
+    load_game,
+    out,
+    plain,
+    visible,
+)
 
 RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
 
 
 def register(app: typer.Typer) -> None:
     app.command("report")(report_cmd)
+    app.command("replay")(replay_cmd)
     app.command("batch")(batch_cmd)
 
 
@@ -45,13 +56,14 @@ def report_cmd(
     odds: Annotated[
         bool, typer.Option(help="Shade grids by exact odds, quote odds in mistakes, count bits per player.")
     ] = True,
+    lenient: LenientOpt = False,
 ) -> None:
     """Write a post-game report: an HTML page and its Markdown twin with charts (SVG).
 
-    Prints the paths written. Exit 1 when the record breaks the rules or contradicts itself,
-    2 when it cannot be read.
+    Prints the paths written. Exit 1 when the record breaks the rules (unless --lenient: the
+    breaks are then marked in the report) or contradicts itself, 2 when it cannot be read.
     """
-    game = load_game(path)
+    game = load_game(path, lenient)
     name = check_view(game, view)
     # Solve the views in forked workers before polars and matplotlib are loaded (forking after
     # they start their threads is not safe).
@@ -59,6 +71,10 @@ def report_cmd(
     found = mistakes(analysis)
     asks = None
     if odds:
+        counting_odds()
+        from analyzer.information import ask_information
+        from analyzer.odds import TooLarge
+
         try:
             found = quote_odds(analysis, found, workers=WORKERS)
             asks = ask_information(game, analysis.steps, workers=WORKERS)
@@ -69,7 +85,37 @@ def report_cmd(
 
     files = write_report(game, out_dir, name, moments or None, analysis, odds, asks, found)
     for written in files.paths:
-        out.print(str(written))
+        out.print(plain(written))
+
+
+@handles_errors
+def replay_cmd(
+    path: RecordArg,
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the page into.")] = Path("reports"),
+    odds: Annotated[bool, typer.Option(help="Shade the grids by exact odds and show them for each card.")] = True,
+) -> None:
+    """Write a replay page: one HTML file to step through the game in every view (opens from disk).
+
+    Prints the path written. Exit 1 when the record breaks the rules or contradicts itself,
+    2 when it cannot be read.
+    """
+    from analyzer.replay_page import odds_table, write_replay
+
+    game = load_game(path)
+    analysis = analyze(game, upto=game.trusted_until, workers=WORKERS)
+    found = mistakes(analysis)
+    table = None
+    if odds:
+        counting_odds()
+        from analyzer.odds import TooLarge
+
+        try:
+            found = quote_odds(analysis, found, workers=WORKERS)
+            table = odds_table(game, list(analysis.views), analysis.steps, WORKERS)
+        except TooLarge:
+            table = None
+    page = write_replay(game, out_dir, analysis, found, table, with_odds=False)
+    out.print(plain(page.path))
 
 
 @handles_errors
@@ -80,12 +126,16 @@ def batch_cmd(
         int | None,
         typer.Option("--workers", "-j", min=1, help="Worker processes (default: one per core)."),
     ] = None,
+    lenient: LenientOpt = False,
 ) -> None:
     """Analyze every record in a folder: per-game and per-player tables and a summary page.
 
-    A record that fails is listed with its error and the others still run. Exit 0 when at
-    least one record was analyzed (the failures are counted on stderr), 1 when every record
-    failed, 2 when the folder is missing or holds no record.
+    A record that fails, and an entry named like a record that is not a file (a dangling
+    symlink, a FIFO, a folder), is listed with why, and the others still run. --out is replaced
+    as a whole once every output is written, so it must be a new or empty folder or one an
+    earlier batch wrote. Exit 0 when at least one record was analyzed (the failures are counted
+    on stderr), 1 when every record failed, 2 when the folder is missing or holds no record or
+    --out cannot be written, 130 on Ctrl-C (--out is then left as it was).
     """
     from analyzer.batch import run_batch
 
@@ -95,17 +145,17 @@ def batch_cmd(
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=err, transient=True) as bar:
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("analyzing", total=None)
 
         def progress(done: int, total: int, name: str) -> None:
-            bar.update(task, completed=done, total=total, description=f"analyzing {name}")
+            bar.update(task, completed=done, total=total, description=f"analyzing {plain(name)}")
 
-        result = run_batch(folder, out_dir, workers, progress)
+        result = run_batch(folder, out_dir, workers, progress, lenient=lenient)
     for written in result.files:
-        out.print(str(written))
+        out.print(plain(written))
     for message in result.failures.get_column("message").to_list():
-        sys.stderr.write(f"{message}\n")
+        sys.stderr.write(f"{visible(message)}\n")
     analyzed = result.total - result.failed
     err.print(f"{analyzed} of {result.total} records analyzed, {result.failed} failed")
     if result.failed == result.total:

@@ -24,6 +24,7 @@ best of ``--repeat`` runs, on whatever else the machine is doing: compare figure
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import subprocess
@@ -153,15 +154,14 @@ def probing(seeds: int) -> None:
     for group, _, pos in views:
         tracemalloc.reset_peak()
         base = tracemalloc.get_traced_memory()[0]
-        try:
+        with contextlib.suppress(TooLarge):
             card_odds(pos)
-        except TooLarge:
-            pass
         peaks[group] = max(peaks.get(group, 0), tracemalloc.get_traced_memory()[1] - base)
     tracemalloc.stop()
     print(f"card_odds on probing openings, one view (ms), seeds 0..{seeds - 1}")
     print(
-        f"{'group':<22} {'views':>6} {'median':>7} {'p99':>7} {'worst':>7} {'peak MiB':>9} {'>250ms':>7} {'not counted':>12}"
+        f"{'group':<22} {'views':>6} {'median':>7} {'p99':>7} {'worst':>7} {'peak MiB':>9} {'>250ms':>7} "
+        f"{'not counted':>12}"
     )
     every: list[float] = []
     for group, found in rows.items():

@@ -83,7 +83,6 @@ def test_state_drops_claimed_cards_and_uses_canonical_codes(six: Path) -> None:
     assert code == 0 and "2C" not in data["cards"] and "10H" in data["cards"]
 
 
-@pytest.mark.skipif(not EXPECTED, reason="shared test data not found")
 def test_state_matches_expected_rows() -> None:
     for name, d in EXPECTED.items():
         row = d["views"][0]
@@ -214,3 +213,76 @@ def test_debug_shows_the_traceback(tmp_path: Path) -> None:
     bad.write_text("Teams: A B vs C\n")
     result = runner.invoke(app, ["--debug", "validate", str(bad)])
     assert result.exception is not None and result.exit_code != 0
+
+
+# ---------------------------------------------------------------- lenient reading
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture()
+def slips(tmp_path: Path) -> Path:
+    """The lockout sample with two asks answered 'no' left out: two slips in the turn order."""
+    text = (ROOT / "sample_logs" / "lockout.fish").read_text(encoding="utf-8")
+    keep = [line for line in text.splitlines() if not line.startswith(("3. ", "7. "))]
+    path = tmp_path / "slips.fish"
+    path.write_text("\n".join(keep) + "\n")
+    return path
+
+
+LENIENT_COMMANDS = [
+    ["show"],
+    ["state"],
+    ["who-has", "7S"],
+    ["hand", "Anna"],
+    ["analyze"],
+    ["claims"],
+    ["threats"],
+    ["lockouts"],
+    ["mistakes"],
+    ["odds"],
+    ["suggest", "--as", "Eli", "--at", "8"],
+]
+
+
+@pytest.mark.parametrize("command", LENIENT_COMMANDS, ids=lambda c: c[0])
+def test_every_command_reads_leniently(command: list[str], slips: Path) -> None:
+    if command[0] == "mistakes":  # always lenient: it lists the breaks among its findings
+        code, out, _ = run(*command, str(slips), "--lenient", "--json")
+        assert code == 0
+        assert [m["event"] for m in json.loads(out) if m["kind"] == "rule-break"] == [3, 6]
+        return
+    code, _, err = run(*command, str(slips))
+    assert code == 1 and "it is Dev's turn" in err  # strict: the first slip stops it
+    code, out, err = run(*command, str(slips), "--lenient")
+    assert code == 0, err
+    assert out
+    assert err.count("[not-on-turn]") == 2
+    assert f"{slips}:14: event 3: Anna asks, but it is Dev's turn" in err
+
+
+def test_validate_lenient_reports_each_slip_once(slips: Path) -> None:
+    code, _, err = run("validate", "--lenient", str(slips))
+    assert code == 1
+    assert err.count("[not-on-turn]") == 2
+    assert "2 rule breaks; the cards are trusted throughout" in err
+    code, out, _ = run("validate", "--lenient", "--json", str(slips))
+    data = json.loads(out)
+    assert [(v["event"], v["code"]) for v in data["violations"]] == [(3, "not-on-turn"), (6, "not-on-turn")]
+    assert data["trusted_until"] == 13
+
+
+def test_report_and_batch_read_leniently(slips: Path, tmp_path: Path) -> None:
+    code, _, _ = run("report", str(slips), "--out", str(tmp_path / "strict"), "--no-odds")
+    assert code == 1
+    code, _, err = run("report", str(slips), "--out", str(tmp_path / "r"), "--no-odds", "--lenient")
+    assert code == 0, err
+    md = (tmp_path / "r" / "slips.md").read_text(encoding="utf-8")
+    assert "Anna asks, but it is Dev's turn" in md and "Eli asks, but it is Cara's turn" in md
+    folder = tmp_path / "records"
+    folder.mkdir()
+    (folder / "slips.fish").write_text(slips.read_text())
+    code, _, err = run("batch", str(folder), "--out", str(tmp_path / "b"), "--workers", "1")
+    assert code == 1 and "1 failed" in err
+    code, _, err = run("batch", str(folder), "--out", str(tmp_path / "b"), "--workers", "1", "--lenient")
+    assert code == 0 and "1 of 1 records analyzed" in err

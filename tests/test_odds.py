@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import time
 from dataclasses import replace
@@ -24,12 +23,12 @@ from analyzer.rules import HouseRule
 from analyzer.simulate import simulate
 from analyzer.solver import NoFit
 
+from .fixtures import SHARED, committed, committed_json
 from .odds_oracle import brute_force, odds_from_counts, plain_count
 
 # A copy of the shared simulated records and their independently computed odds.
-SHARED = Path(__file__).resolve().parent / "data" / "shared"
-GOLDEN = json.loads((SHARED / "odds.json").read_text()) if (SHARED / "odds.json").exists() else {}
-RECORDS = sorted(SHARED.glob("g2*.fish"))
+GOLDEN = committed_json(SHARED / "odds.json")
+RECORDS = committed(SHARED, "g2*.fish")
 DECK = make_deck(DeckKind.STANDARD)
 
 
@@ -48,7 +47,6 @@ def _golden() -> list[tuple[str, dict[str, object]]]:
     return [(name, row) for name, rows in GOLDEN.items() for row in rows]
 
 
-@pytest.mark.skipif(not GOLDEN, reason="shared test data not found")
 @pytest.mark.parametrize(("name", "row"), _golden(), ids=lambda x: x if isinstance(x, str) else f"{x['as']}@{x['at']}")
 def test_shared_odds_exactly(name: str, row: dict[str, object]) -> None:
     pos = knowledge.position(_game(name), int(str(row["at"])), str(row["as"]))
@@ -383,7 +381,6 @@ def test_sparse_passes_match_brute_force(pos: Position, state_by_state: bool) ->
     _check_against_oracle(pos, Routes.always_sparse(state_by_state))
 
 
-@pytest.mark.skipif(not RECORDS, reason="shared test data not found")
 def test_sparse_passes_match_whole_box_passes_on_shared_views() -> None:
     games: dict[str, replay.Game] = {}
     for name, view, at in _views(step=7, players=1):
@@ -396,7 +393,6 @@ def test_sparse_passes_match_whole_box_passes_on_shared_views() -> None:
             assert card_odds(pos, Routes.always_sparse(state_by_state)) == plain, (name, view, at, state_by_state)
 
 
-@pytest.mark.skipif(not RECORDS, reason="shared test data not found")
 def test_books_expanded_monomial_by_monomial_match_the_simplex_rows() -> None:
     """Books too big for a simplex of exponent vectors are expanded monomial by monomial: the
     same polynomials, so the same odds."""
@@ -466,7 +462,6 @@ def _check_view(game: replay.Game, view: str, at: int) -> None:
         assert all(f > 0 for f in share.values())
 
 
-@pytest.mark.skipif(not RECORDS, reason="shared test data not found")
 def test_support_is_the_solvers_holders_on_a_sample_of_views() -> None:
     games: dict[str, replay.Game] = {}
     for name, view, at in _views(step=9, players=1):
@@ -475,7 +470,6 @@ def test_support_is_the_solvers_holders_on_a_sample_of_views() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not RECORDS, reason="shared test data not found")
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.name)
 def test_support_is_the_solvers_holders_on_every_view(path: Path) -> None:
     game = _game(path.name)

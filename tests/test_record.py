@@ -12,10 +12,11 @@ import pytest
 from analyzer import record, record_json
 from analyzer.errors import Contradiction, HalfsuitError, RecordSyntaxError
 
+from .fixtures import SHARED, committed
+
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = sorted((ROOT / "sample_logs").glob("*.fish"))
-SHARED = ROOT / "tests" / "data" / "shared"  # a copy of the shared simulated records
-SHARED_RECORDS = sorted(SHARED.glob("*.fish"))
+SAMPLES = committed(ROOT / "sample_logs", "*.fish")
+SHARED_RECORDS = committed(SHARED, "*.fish")
 RECORDS = SAMPLES + SHARED_RECORDS
 
 TEAMS = "Teams: Anna Ben Cara vs Dev Eli Fay\n"
@@ -196,6 +197,18 @@ def test_header_keys_any_case_any_order_made_canonical() -> None:
         "# whole-line comment\n"
         "1. Anna asks Dev for 3H: yes\n"
     )
+
+
+def test_events_carry_the_number_written_in_the_file() -> None:
+    text = TEAMS + "\n1. Anna asks Dev for 7S: no\nDev asks Anna for 2S: no\n# between\n7. Anna passes to Ben\n"
+    text += "07. Ben claims low-spades: Ben 2S 3S 4S 5S 6S 7S: correct\n"
+    rec = record.loads(text)
+    assert [e.number for e in rec.events] == [1, None, 7, 7]
+    assert [e.line for e in rec.events] == [3, 4, 6, 7]
+    # The canonical text numbers the events 1..N whatever was written.
+    assert "\n3. Anna passes to Ben\n4. Ben claims" in record.dumps(rec)
+    # The JSON form is canonical: its events are numbered by their place.
+    assert [e.number for e in record_json.loads(record_json.dumps(rec)).events] == [1, 2, 3, 4]
 
 
 def test_defaults_are_written_and_bluffing_no_is_dropped() -> None:

@@ -10,12 +10,14 @@ import pytest
 from analyzer import record
 from analyzer.cards import DeckKind
 from analyzer.errors import RuleBreak
-from analyzer.record import Claim, Pass
+from analyzer.record import Ask, Claim, Pass
 from analyzer.replay import Game, replay
 from analyzer.rules import Outcome, RuleSet
 
+from .fixtures import committed
+
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = sorted((ROOT / "sample_logs").glob("*.fish"))
+SAMPLES = committed(ROOT / "sample_logs", "*.fish")
 
 TEAMS = "Teams: Anna Ben Cara vs Dev Eli Fay\n"
 DEAL = TEAMS + (
@@ -405,3 +407,45 @@ def test_lenient_violations_name_the_player() -> None:
     header = TEAMS + "House: must-declare\nHand Anna: 2S 3S 4S 5S 6S 7S 9H 10H\n"
     game = replay(record.loads(text(header, ["Anna asks Dev for JH: no"])), lenient=True)
     assert [(v.code, v.player) for v in game.violations] == [("must-declare", "Anna")]
+
+
+def without(name: str, numbers: set[int]) -> str:
+    """A sample with the events of these numbers left out: each leaves a slip in the turn order."""
+    keep = [line for line in sample(name).splitlines() if not any(line.startswith(f"{n}. ") for n in numbers)]
+    return "\n".join(keep) + "\n"
+
+
+def test_lenient_reading_does_not_snowball() -> None:
+    # Two asks answered 'no' left out: the turn then looks wrong twice, and only twice (it used
+    # to be eight times: each 'yes' after a slip left the turn with the player who lost it).
+    rec = record.loads(without("simulated-game", {27, 48}), "slips.fish")
+    game = replay(rec, lenient=True)
+    # Events 28 and 49 as written are the 27th and 47th left.
+    assert [(v.event, v.code) for v in game.violations] == [(27, "not-on-turn"), (47, "not-on-turn")]
+    assert [v.line for v in game.violations] == [e.line for e in (rec.events[26], rec.events[46])]
+    # The player who acted is taken to have had the turn, and breaks of the order of play alone
+    # leave the cards trusted.
+    assert game.step(27).turn == record.actor(rec.events[26])
+    assert game.trusted_until == len(rec.events)
+
+
+@pytest.mark.parametrize("name", ["simulated-game", "team-out"])
+def test_each_slip_is_one_break(name: str) -> None:
+    """Leaving out any one ask answered 'no' (the turn then looks wrong once) gives at most one break."""
+    rec = record.loads(sample(name))
+    for n, e in enumerate(rec.events, start=1):
+        if isinstance(e, Ask) and not e.yes:
+            game = replay(record.loads(without(name, {n})), lenient=True)
+            assert len(game.violations) <= 1, (n, [(v.event, v.code) for v in game.violations])
+
+
+def test_an_out_of_turn_claim_gives_the_claimant_the_turn() -> None:
+    # The ask that gave Anna the turn is missing; she claims and asks on: one break.
+    events = [
+        "Dev asks Anna for 2S: no",
+        "Ben claims low-hearts: Ben 2H 3H 4H 5H 6H 7H: correct",
+        "Ben asks Dev for 9S: no",
+    ]
+    game = replay(record.loads(text(TEAMS, events)), lenient=True)
+    assert [(v.event, v.code) for v in game.violations] == [(2, "claim-turn")]
+    assert game.step(2).turn == "Ben"

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -20,19 +18,17 @@ from analyzer.simulate import simulate
 from analyzer.solver import NoFit, solve, strong_components
 from analyzer.tactics import claimable, threats
 
+from .fixtures import SHARED, committed_json
 from .oracle import deal_count_bound, location_after, oracle_holders
 
 # A copy of the shared simulated records and their independently computed answers.
-SHARED = Path(__file__).resolve().parent / "data" / "shared"
-
-EXPECTED = json.loads((SHARED / "expected.json").read_text()) if (SHARED / "expected.json").exists() else {}
+EXPECTED = committed_json(SHARED / "expected.json")
 
 
 def _views() -> list[tuple[str, dict[str, object]]]:
     return [(name, v) for name, d in EXPECTED.items() for v in d["views"]]
 
 
-@pytest.mark.skipif(not EXPECTED, reason="shared test data not found")
 @pytest.mark.parametrize(("name", "row"), _views(), ids=lambda x: x if isinstance(x, str) else f"{x['as']}@{x['at']}")
 def test_expected_holders_and_claimable(name: str, row: dict[str, object]) -> None:
     game = replay(fish.load(SHARED / name))
@@ -46,7 +42,6 @@ def test_expected_holders_and_claimable(name: str, row: dict[str, object]) -> No
     assert got == sorted(row["claimable"])  # type: ignore[arg-type]
 
 
-@pytest.mark.skipif(not EXPECTED, reason="shared test data not found")
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_expected_threats(name: str) -> None:
     game = replay(fish.load(SHARED / name))
@@ -280,8 +275,6 @@ def test_strong_components_match_networkx() -> None:
 
 def test_flow_reference_agrees_on_shared_views() -> None:
     """A second method: force each (card, player) pair and ask networkx's max flow if it fits."""
-    if not EXPECTED:
-        pytest.skip("shared test data not found")
     game = replay(fish.load(SHARED / "g208.fish"))
     for at in (10, 20, 30):
         pos = position(game, at, PUBLIC)

@@ -333,9 +333,9 @@ class _Walk:
             off = self.off.copy()
             for b, (i, _) in enumerate(self.families):
                 if i >= 0:
-                    for j in board.classes[i].reqs:
-                        at, who, _ = board.reqs[j]
-                        off[b, j] = off[b, j] or (at and who == q)  # the card at q meets it
+                    for r in board.classes[i].reqs:
+                        is_at, who, _ = board.reqs[r]
+                        off[b, r] = off[b, r] or (is_at and who == q)  # the card at q meets it
             moved = self._factors(q, before[q], actives[q], extra, off)
             got = self._meet(moved, before[q], after[q], board.slots[q])
             for kind in [-1, *range(len(board.classes))]:
@@ -494,9 +494,9 @@ class _Walk:
                 elif roles[i] == "forced":
                     shift += self.init[:, i]
             # Per variant: (-1)**j * C(spread, j) ways by cards used shift + j, for the branch's sign.
-            j = np.arange(slots + 1)[None, :] - shift[:, None]  # variants x used
-            inside = (j >= 0) & on[:, None]
-            kernel = self.signed[:, spread[:, None], np.clip(j, 0, None)] * inside[None, :, :]
+            picks = np.arange(slots + 1)[None, :] - shift[:, None]  # families x used
+            inside = (picks >= 0) & on[:, None]
+            kernel = self.signed[:, spread[:, None], np.clip(picks, 0, None)] * inside[None, :, :]
             if sign < 0:
                 kernel = (self.p - kernel) % self.p
             for s in states:

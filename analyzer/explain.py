@@ -1,0 +1,1080 @@
+"""Explanations: every deduction with its receipts (``../shared/spec/explain.md``).
+
+The frame is *what is true now*: the cards in play after event ``at``, in one view, each held by
+exactly one player. Statements (``Statement``) say that a player holds or lacks a card, holds at
+least one of a set, does not hold all of a set (house ``must-declare``), or holds ``k`` cards.
+
+- ``Fact``: a statement read from one source (an event, the view's hand, the public counts).
+- ``Step``: one statement concluded from earlier facts and steps by one named rule:
+  ``elsewhere``, ``last-holder``, ``one-left``, ``full-hand``, ``needs-all``, ``counting`` and,
+  for ``must-declare`` only, ``not-all`` (holds-not-all(P, S) and P holds every card of S but C
+  => P lacks C, the mirror of ``one-left``).
+- ``Explanation``: a conclusion, the facts it needs (no fact can be left out) and the steps, as
+  data (``to_dict`` is the spec's JSON) and as numbered sentences (``text``).
+
+Use ``Explainer(tracker, at)``: ``card(c)`` explains every player the exact solver places or rules
+out for ``c``; ``explain(statement)`` explains one statement; ``witness(c, p)`` gives a fitting
+deal with ``c`` at ``p``. ``explain_contradiction(tracker, at)`` names facts that cannot all hold.
+
+How chains are found: the simple rules run forward to a fixpoint; when they stall, a flow over
+the cards still open (as in ``solver``: one slot per player and required book) finds every
+holder the counting rules out, and each such deduction gets the smallest *tight set* the flow's
+residual graph allows: cards ``S`` that only players ``T`` may hold, with ``T``'s room exactly
+``|S|`` (or the dual: ``T`` must still take as many cards as the set ``S`` of cards they may take
+has). Then the facts cited are cut down until each one is needed, which an exact check over the
+cited facts alone decides (the same flow, branching on ``holds-not-all`` as the solver does).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import deque
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, cast
+
+from .cards import Card
+from .errors import Contradiction
+from .knowledge import PUBLIC, Position, ViewTracker
+from .record import Ask, Event, Record
+from .solver import NoFit, solve, strong_components
+from .wording import either, plural
+
+HOLDS, LACKS, ONE_OF, NOT_ALL, COUNT = "holds", "lacks", "holds-one-of", "holds-not-all", "count"
+RULES = ("elsewhere", "last-holder", "one-left", "full-hand", "needs-all", "counting", "not-all")
+
+
+def event_number(record: Record, i: int) -> int:
+    """The number event ``i`` (1-based) has in the record: as written when known, else ``i``."""
+    written = getattr(record.events[i - 1], "number", None)
+    return written if isinstance(written, int) else i
+
+
+# ---------------------------------------------------------------- data
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One statement about the cards in play now.
+
+    ``kind`` is ``holds``/``lacks`` (``card``), ``holds-one-of``/``holds-not-all`` (``cards``,
+    in deck order) or ``count`` (``k``).
+    """
+
+    kind: str
+    player: str
+    card: Card | None = None
+    cards: tuple[Card, ...] = ()
+    k: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "player": self.player}
+        if self.card is not None:
+            d["card"] = self.card.code
+        if self.kind in (ONE_OF, NOT_ALL):
+            d["cards"] = [c.code for c in self.cards]
+        if self.k is not None:
+            d["k"] = self.k
+        return d
+
+    @property
+    def words(self) -> str:
+        p = self.player
+        if self.kind == HOLDS:
+            return f"{p} holds {_c(self.card)}"
+        if self.kind == LACKS:
+            return f"{p} lacks {_c(self.card)}"
+        if self.kind == ONE_OF:
+            return f"{p} holds {_or(self.cards)}"
+        if self.kind == NOT_ALL:
+            return f"{p} does not hold all of {_cards(self.cards)}"
+        return f"{p} holds {plural(self.k or 0, 'card')}"
+
+
+def holds(player: str, card: Card) -> Statement:
+    return Statement(HOLDS, player, card)
+
+
+def lacks(player: str, card: Card) -> Statement:
+    return Statement(LACKS, player, card)
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a fact was read: ``how`` is ``no``, ``asked``, ``got``, ``ask-book``, ``declare``
+    (an event, with its number as written and its line), ``hand`` or ``count``."""
+
+    how: str
+    event: int | None = None  # as written in the record
+    line: int | None = None
+    asked: Card | None = None  # the card asked for, for ask facts
+    other: str | None = None  # the other player of the event
+    book: str | None = None
+
+    def to_dict(self) -> dict[str, Any] | str:
+        if self.event is None:
+            return self.how
+        return {"event": self.event, "line": self.line}
+
+
+@dataclass(frozen=True)
+class Fact:
+    id: str
+    statement: Statement
+    source: Source
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, **self.statement.to_dict(), "source": self.source.to_dict()}
+
+
+@dataclass(frozen=True)
+class Counting:
+    """The numbers of a ``counting`` step.
+
+    ``side`` ``only`` reads: only ``players`` may hold ``cards``, and their room (per player,
+    after their known cards and the sets set aside) adds up to exactly ``len(cards)``.
+    ``side`` ``needs`` reads: ``players`` must still take ``room`` cards between them and may
+    take only ``cards``, which are exactly that many.
+    """
+
+    side: str
+    cards: tuple[Card, ...]
+    players: tuple[str, ...]
+    room: tuple[tuple[str, int], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "side": self.side,
+            "cards": [c.code for c in self.cards],
+            "players": list(self.players),
+            "room": dict(self.room),
+        }
+
+
+@dataclass(frozen=True)
+class Step:
+    id: str
+    rule: str
+    premises: tuple[str, ...]
+    conclusion: Statement
+    counting: Counting | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.id,
+            "rule": self.rule,
+            "from": list(self.premises),
+            "conclusion": self.conclusion.to_dict(),
+        }
+        if self.counting is not None:
+            d.update(self.counting.to_dict())
+        return d
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A conclusion (None for a contradiction), the facts it needs, the steps, and the sentences."""
+
+    conclusion: Statement | None
+    facts: tuple[Fact, ...]
+    steps: tuple[Step, ...]
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "conclusion": None if self.conclusion is None else self.conclusion.to_dict(),
+            "facts": [f.to_dict() for f in self.facts],
+            "steps": [s.to_dict() for s in self.steps],
+            "text": self.text,
+        }
+
+
+class _Invalid(Exception):
+    """A tight set that takes in a player whose hand size is not among the facts."""
+
+
+class Unexplained(Exception):
+    """The rules found no chain for a statement (it does not follow, or the rules fell short)."""
+
+
+# ---------------------------------------------------------------- reading the facts
+
+
+def read_facts(tracker: ViewTracker, pos: Position) -> list[Fact]:
+    """Every fact of one view after ``pos.at`` events, in a fixed order."""
+    record = tracker.record
+    events = record.events
+    game = tracker.game
+    at = pos.at
+    bluffing = record.rules.bluffing
+    found: list[tuple[Statement, Source]] = []
+
+    def src(i: int, how: str, **kw: Any) -> Source:
+        return Source(how, event_number(record, i), events[i - 1].line, **kw)
+
+    for c in pos.in_play:
+        if c in pos.known:
+            p = pos.known[c]
+            moves = [(e, to) for e, to in tracker.history[c].moves if e <= at]
+            if moves:
+                e = moves[-1][0]
+                ev = events[e - 1]
+                other = ev.target if isinstance(ev, Ask) else None
+                found.append((holds(p, c), src(e, "got", other=other)))
+            else:
+                found.append((holds(p, c), Source("hand")))
+            continue
+        for p, e in pos.ruled_out.get(c, {}).items():
+            if e == 0:
+                found.append((lacks(p, c), Source("hand")))
+                continue
+            ev = events[e - 1]
+            assert isinstance(ev, Ask)
+            if ev.target == p and not ev.yes:
+                found.append((lacks(p, c), src(e, "no", other=ev.asker)))
+            else:
+                found.append((lacks(p, c), src(e, "asked", other=ev.target)))
+    order = {c: i for i, c in enumerate(pos.deck.cards)}
+    for r in pos.at_least:
+        ev = events[r.event - 1]
+        asked = ev.card if isinstance(ev, Ask) else None
+        cards = tuple(sorted((c for c in r.cards if bluffing or c != asked), key=order.__getitem__))
+        found.append(
+            (Statement(ONE_OF, r.player, cards=cards), src(r.event, "ask-book", asked=asked, book=r.book.name))
+        )
+    for r in pos.not_all:
+        cards = tuple(sorted(r.cards, key=order.__getitem__))
+        found.append((Statement(NOT_ALL, r.player, cards=cards), src(r.event, "declare", book=r.book.name)))
+    counts = game.step(at).counts
+    for p in pos.players:
+        found.append((Statement(COUNT, p, k=counts[p]), Source("count")))
+    return [Fact(f"f{i}", s, so) for i, (s, so) in enumerate(found, start=1)]
+
+
+# ---------------------------------------------------------------- the exact check over some facts
+
+
+@dataclass
+class _Net:
+    """Who may hold each open card, each player's room, the required sets: one flow problem."""
+
+    players: tuple[str, ...]
+    poss: dict[Card, tuple[str, ...]]  # open cards (two or more possible players)
+    room: dict[str, int | None]  # None: no count known (any number)
+    reqs: list[tuple[str, frozenset[Card]]]  # unsatisfied holds-one-of: (player, cards)
+
+    def solve(self) -> _Flow | None:
+        return _Flow.build(self)
+
+
+_Slot = tuple[str, int]  # (player, -1 for the general slot | index of a required set)
+
+
+class _Flow:
+    """A maximum flow of the open cards (grouped in classes) into the players' slots."""
+
+    slots: list[tuple[str, int]]  # (player, -1 general | index of a required set)
+    cap: dict[tuple[str, int], int]
+    unbounded: set[tuple[str, int]]
+    classes: dict[Hashable, list[Card]]
+    adj: dict[Hashable, list[tuple[str, int]]]
+    flow: dict[Hashable, dict[tuple[str, int], int]]
+    succ: dict[_Slot, list[_Slot]]
+
+    @classmethod
+    def build(cls, net: _Net) -> _Flow | None:
+        self = cls()
+        n_open = len(net.poss)
+        required: dict[str, list[int]] = {p: [] for p in net.players}
+        for i, (p, _) in enumerate(net.reqs):
+            required[p].append(i)
+        cap: dict[tuple[str, int], int] = {}
+        unbounded: set[tuple[str, int]] = set()
+        for p in net.players:
+            r = net.room[p]
+            general = (n_open if r is None else r) - len(required[p])
+            if general < 0:
+                return None
+            if general:
+                cap[(p, -1)] = general
+            if r is None:
+                unbounded.add((p, -1))
+            for i in required[p]:
+                cap[(p, i)] = 1
+        classes: dict[Hashable, list[Card]] = {}
+        for c, ps in net.poss.items():
+            if not ps:
+                return None
+            rs = tuple(i for i, (p, cards) in enumerate(net.reqs) if c in cards and p in ps)
+            classes.setdefault((ps, rs), []).append(c)
+        adj: dict[Hashable, list[tuple[str, int]]] = {}
+        size: dict[Hashable, int] = {}
+        for key, cards in classes.items():
+            ps, rs = key  # type: ignore[misc]
+            adj[key] = [(p, -1) for p in ps if (p, -1) in cap] + [(net.reqs[i][0], i) for i in rs]
+            size[key] = len(cards)
+        total = sum(cap.values())
+        filler = total - n_open
+        if filler < 0 or (filler > 0 and not unbounded):
+            return None
+        if filler:
+            adj["filler"] = sorted(unbounded)
+            size["filler"] = filler
+        load = dict.fromkeys(cap, 0)
+        flow: dict[Hashable, dict[tuple[str, int], int]] = {k: {} for k in adj}
+        at_slot: dict[tuple[str, int], set[Hashable]] = {q: set() for q in cap}
+        for key in sorted(adj, key=lambda k: len(adj[k])):
+            m = size[key]
+            for q in adj[key]:
+                put = min(m, cap[q] - load[q])
+                if put > 0:
+                    flow[key][q] = put
+                    at_slot[q].add(key)
+                    load[q] += put
+                    m -= put
+            while m > 0:
+                if not _augment(key, adj, flow, at_slot, cap, load):
+                    return None
+                m -= 1
+        succ: dict[_Slot, list[_Slot]] = {q: [] for q in cap}
+        for key in adj:
+            used = [q for q, n in flow[key].items() if n > 0]
+            for q in used:
+                succ[q].extend(q2 for q2 in adj[key] if q2 != q)
+        self.slots = list(cap)
+        self.cap = cap
+        self.unbounded = unbounded
+        self.classes = classes
+        self.adj = adj
+        self.flow = flow
+        self.succ = succ
+        return self
+
+    def witness(self) -> dict[Card, str]:
+        deal: dict[Card, str] = {}
+        for key, cards in self.classes.items():
+            i = 0
+            for (p, _), n in self.flow[key].items():
+                for c in cards[i : i + n]:
+                    deal[c] = p
+                i += n
+        return deal
+
+    def dead(self) -> list[tuple[Hashable, str]]:
+        """(class, player) pairs the class may not reach in any maximum flow (the player lacks its cards)."""
+        component = strong_components(cast(dict[Hashable, list[Hashable]], self.succ))
+        found = []
+        for key in self.classes:
+            used = [q for q, n in self.flow[key].items() if n > 0]
+            mine = {component.get(q, -1 - i) for i, q in enumerate(used)}
+            alive = {q[0] for q in used} | {q[0] for q in self.adj[key] if component.get(q) in mine}
+            players = key[0] if isinstance(key, tuple) else ()
+            for p in players:
+                if p not in alive:
+                    found.append((key, p))
+        return found
+
+    def reach(self, start: Iterable[_Slot], succ: dict[_Slot, list[_Slot]]) -> set[_Slot]:
+        seen = set(start)
+        todo = list(seen)
+        while todo:
+            q = todo.pop()
+            for q2 in succ.get(q, ()):
+                if q2 not in seen:
+                    seen.add(q2)
+                    todo.append(q2)
+        return seen
+
+    def units_in(self, slots: set[_Slot]) -> list[Card]:
+        return [
+            c
+            for key, cards in self.classes.items()
+            if any(n and q in slots for q, n in self.flow[key].items())
+            for c in cards
+        ]
+
+
+def _augment(
+    key: Hashable,
+    adj: dict[Hashable, list[tuple[str, int]]],
+    flow: dict[Hashable, dict[tuple[str, int], int]],
+    at_slot: dict[tuple[str, int], set[Hashable]],
+    cap: dict[tuple[str, int], int],
+    load: dict[tuple[str, int], int],
+) -> bool:
+    parent: dict[tuple[str, int], tuple[tuple[str, int] | None, Hashable]] = {}
+    queue: deque[tuple[str, int]] = deque()
+    for q in adj[key]:
+        if q not in parent:
+            parent[q] = (None, key)
+            queue.append(q)
+    while queue:
+        q = queue.popleft()
+        if load[q] < cap[q]:
+            load[q] += 1
+            while True:
+                prev, moved = parent[q]
+                flow[moved][q] = flow[moved].get(q, 0) + 1
+                at_slot[q].add(moved)
+                if prev is None:
+                    return True
+                flow[moved][prev] -= 1
+                if flow[moved][prev] == 0:
+                    at_slot[prev].discard(moved)
+                q = prev
+        for other in at_slot[q]:
+            for q2 in adj[other]:
+                if q2 not in parent:
+                    parent[q2] = (q, other)
+                    queue.append(q2)
+    return False
+
+
+def _fits(
+    players: tuple[str, ...],
+    cards: Sequence[Card],
+    statements: Iterable[Statement],
+) -> dict[Card, str] | None:
+    """One deal of ``cards`` meeting every statement (each card with exactly one player), or None."""
+    poss: dict[Card, set[str]] = {c: set(players) for c in cards}
+    count: dict[str, int | None] = dict.fromkeys(players)
+    one_of: list[tuple[str, frozenset[Card]]] = []
+    not_all: list[tuple[str, frozenset[Card]]] = []
+    for s in statements:
+        if s.kind == HOLDS:
+            assert s.card is not None
+            poss[s.card] &= {s.player}
+        elif s.kind == LACKS:
+            poss[s.card].discard(s.player)  # type: ignore[index]
+        elif s.kind == COUNT:
+            if count[s.player] is not None and count[s.player] != s.k:
+                return None
+            count[s.player] = s.k
+        elif s.kind == ONE_OF:
+            one_of.append((s.player, frozenset(s.cards)))
+        else:
+            not_all.append((s.player, frozenset(s.cards)))
+    return _branch(players, poss, count, one_of, not_all)
+
+
+def _branch(
+    players: tuple[str, ...],
+    poss: dict[Card, set[str]],
+    count: dict[str, int | None],
+    one_of: list[tuple[str, frozenset[Card]]],
+    not_all: list[tuple[str, frozenset[Card]]],
+) -> dict[Card, str] | None:
+    fixed: dict[Card, str] = {}
+    open_: dict[Card, tuple[str, ...]] = {}
+    for c, ps in poss.items():
+        if not ps:
+            return None
+        if len(ps) == 1:
+            fixed[c] = next(iter(ps))
+        else:
+            open_[c] = tuple(p for p in players if p in ps)
+    room: dict[str, int | None] = {}
+    for p in players:
+        k = count[p]
+        room[p] = None if k is None else k - sum(1 for q in fixed.values() if q == p)
+        if room[p] is not None and room[p] < 0:  # type: ignore[operator]
+            return None
+    reqs = []
+    for p, cards in one_of:
+        if any(fixed.get(c) == p for c in cards):
+            continue
+        if not any(p in poss[c] for c in cards if c in open_):
+            return None
+        reqs.append((p, cards))
+    flow = _Net(players, open_, room, reqs).solve()
+    if flow is None:
+        return None
+    deal = {**fixed, **flow.witness()}
+    for p, cards in not_all:
+        if all(deal.get(c) == p for c in cards):
+            for c in sorted(cards, key=lambda x: (x.suit, x.rank)):
+                if p in poss[c] and len(poss[c]) > 1:
+                    narrowed = {**poss, c: poss[c] - {p}}
+                    found = _branch(players, narrowed, count, one_of, not_all)
+                    if found is not None:
+                        return found
+            return None
+    return deal
+
+
+def _negation(s: Statement) -> Statement:
+    assert s.card is not None
+    return lacks(s.player, s.card) if s.kind == HOLDS else holds(s.player, s.card)
+
+
+def implied(players: tuple[str, ...], cards: Sequence[Card], facts: Iterable[Statement], conclusion: Statement) -> bool:
+    """Whether the statements alone imply a holds/lacks conclusion (no deal meets them and its negation)."""
+    return _fits(players, cards, [*facts, _negation(conclusion)]) is None
+
+
+# ---------------------------------------------------------------- chaining
+
+
+@dataclass
+class _Chain:
+    """Forward chaining over a set of facts: every statement proved, with the fact or step proving it."""
+
+    players: tuple[str, ...]
+    cards: tuple[Card, ...]
+    facts: list[Fact]
+    proof: dict[Statement, str] = field(default_factory=dict)
+    steps: dict[str, Step] = field(default_factory=dict)
+    broken: list[str] = field(default_factory=list)  # premises of a clash, when the facts clash
+
+    def __post_init__(self) -> None:
+        self.poss: dict[Card, set[str]] = {c: set(self.players) for c in self.cards}
+        self.held: dict[str, set[Card]] = {p: set() for p in self.players}
+        self.count: dict[str, tuple[int, str]] = {}
+        self.one_of: list[tuple[str, frozenset[Card], tuple[Card, ...], str]] = []
+        self.not_all: list[tuple[str, frozenset[Card], tuple[Card, ...], str]] = []
+        self.fact_by_id = {f.id: f for f in self.facts}
+        for f in self.facts:
+            s = f.statement
+            if s.kind in (HOLDS, LACKS):
+                self._prove(s, f.id)
+            elif s.kind == COUNT:
+                assert s.k is not None
+                self.count[s.player] = (s.k, f.id)
+            elif s.kind == ONE_OF:
+                self.one_of.append((s.player, frozenset(s.cards), s.cards, f.id))
+            else:
+                self.not_all.append((s.player, frozenset(s.cards), s.cards, f.id))
+
+    def _prove(self, s: Statement, by: str) -> bool:
+        if s in self.proof:
+            return False
+        c = s.card
+        assert c is not None
+        self.proof[s] = by
+        if s.kind == HOLDS:
+            self.held[s.player].add(c)
+            if s.player not in self.poss[c]:
+                self.broken = [by, self.proof[lacks(s.player, c)]]
+        else:
+            self.poss[c].discard(s.player)
+            if c in self.held[s.player]:
+                self.broken = [by, self.proof[holds(s.player, c)]]
+        return True
+
+    def _step(
+        self, rule: str, premises: Iterable[str], conclusion: Statement, counting: Counting | None = None
+    ) -> bool:
+        if conclusion in self.proof:
+            return False
+        sid = f"s{len(self.steps) + 1}"
+        self.steps[sid] = Step(sid, rule, tuple(dict.fromkeys(premises)), conclusion, counting)
+        return self._prove(conclusion, sid)
+
+    def run(self, goal: Statement | None = None, counting: bool = True) -> None:
+        """Apply the rules until nothing new follows (or ``goal`` is proved)."""
+        while not self.broken:
+            if goal is not None and goal in self.proof:
+                return
+            if self._simple_round():
+                continue
+            if not counting or (goal is not None and goal in self.proof):
+                return
+            if not self._counting_round(goal):
+                return
+
+    def _simple_round(self) -> bool:
+        changed = False
+        proof = self.proof
+        players = self.players
+        for c in self.cards:
+            ps = self.poss[c]
+            if not ps:
+                self.broken = [proof[x] for x in (lacks(p, c) for p in players) if x in proof]
+                return False
+            for q in list(ps):
+                h = holds(q, c)
+                if h in proof:
+                    for p in players:
+                        if p != q:
+                            changed |= self._step("elsewhere", [proof[h]], lacks(p, c))
+            if len(ps) == 1:
+                (q,) = ps
+                if holds(q, c) not in proof:
+                    changed |= self._step("last-holder", [proof[lacks(p, c)] for p in players if p != q], holds(q, c))
+        for p, cards, ordered, fid in self.one_of:
+            if any(c in self.held[p] for c in cards):
+                continue
+            left = [c for c in ordered if p in self.poss[c]]
+            if not left:
+                self.broken = [fid, *(proof[lacks(p, c)] for c in ordered)]
+                return False
+            if len(left) == 1:
+                prem = [fid, *(proof[lacks(p, c)] for c in ordered if c != left[0])]
+                changed |= self._step("one-left", prem, holds(p, left[0]))
+        for p, _, ordered, fid in self.not_all:
+            missing = [c for c in ordered if c not in self.held[p]]
+            if not missing:
+                self.broken = [fid, *(proof[holds(p, c)] for c in ordered)]
+                return False
+            if len(missing) == 1 and p in self.poss[missing[0]]:
+                prem = [fid, *(proof[holds(p, c)] for c in ordered if c != missing[0])]
+                changed |= self._step("not-all", prem, lacks(p, missing[0]))
+        for p, (k, fid) in self.count.items():
+            mine = [c for c in self.cards if c in self.held[p]]
+            may = [c for c in self.cards if p in self.poss[c] and c not in self.held[p]]
+            if len(mine) > k:
+                self.broken = [fid, *(proof[holds(p, c)] for c in mine)]
+                return False
+            if len(mine) == k and may:
+                prem = [fid, *(proof[holds(p, c)] for c in mine)]
+                for c in may:
+                    changed |= self._step("full-hand", prem, lacks(p, c))
+            elif len(mine) + len(may) == k and may:
+                prem = [fid, *(proof[holds(p, c)] for c in mine)]
+                prem += [proof[lacks(p, c)] for c in self.cards if p not in self.poss[c]]
+                for c in may:
+                    changed |= self._step("needs-all", prem, holds(p, c))
+            elif len(mine) + len(may) < k:
+                self.broken = [fid, *(proof[holds(p, c)] for c in mine)]
+                self.broken += [proof[lacks(p, c)] for c in self.cards if p not in self.poss[c]]
+                return False
+        return changed
+
+    def net(self) -> tuple[_Net, list[int]]:
+        open_ = {c: tuple(p for p in self.players if p in self.poss[c]) for c in self.cards if len(self.poss[c]) > 1}
+        room: dict[str, int | None] = {}
+        for p in self.players:
+            k = self.count.get(p)
+            room[p] = None if k is None else k[0] - len(self.held[p])
+        reqs: list[tuple[str, frozenset[Card]]] = []
+        index: list[int] = []
+        for i, (p, cards, _, _) in enumerate(self.one_of):
+            if any(c in self.held[p] for c in cards):
+                continue
+            reqs.append((p, cards))
+            index.append(i)
+        return _Net(self.players, open_, room, reqs), index
+
+    def _counting_round(self, goal: Statement | None) -> bool:
+        net, index = self.net()
+        flow = net.solve()
+        if flow is None:
+            self.broken = ["counting"]
+            return False
+        dead = flow.dead()
+        if goal is not None and goal.kind == LACKS:
+            preferred = [(k, p) for k, p in dead if p == goal.player and goal.card in flow.classes[k]]
+            dead = preferred or dead
+        changed = False
+        pred: dict[_Slot, list[_Slot]] = {q: [] for q in flow.succ}
+        for q, nxt in flow.succ.items():
+            for q2 in nxt:
+                pred[q2].append(q)
+        dead.sort(key=lambda kp: any(q[0] == kp[1] for q in flow.adj[kp[0]]))  # full hands first
+        for key, p in dead:
+            step = self._tight(flow, net, index, key, p, pred)
+            if step is None:
+                continue
+            rule_counting, premises, _chosen = step
+            for c in flow.classes[key]:
+                changed |= self._step("counting", premises, lacks(p, c), rule_counting)
+            if goal is not None and goal in self.proof:
+                return True
+        return changed
+
+    def _tight(
+        self,
+        flow: _Flow,
+        net: _Net,
+        index: list[int],
+        key: Hashable,
+        p: str,
+        pred: dict[_Slot, list[_Slot]],
+    ) -> tuple[Counting, list[str], str] | None:
+        proof = self.proof
+        mine = [q for q in flow.adj[key] if q[0] == p]
+        used = [q for q, n in flow.flow[key].items() if n > 0]
+        if not mine:  # p's room is taken by known cards and the cards p owes to other books
+            _k, fid = self.count[p]
+            prem = [fid, *(proof[holds(p, c)] for c in self.cards if c in self.held[p])]
+            prem += [self.one_of[index[j]][3] for j, (y, _) in enumerate(net.reqs) if y == p]
+            return Counting("only", (), (p,), ((p, 0),)), prem, "only"
+        return self._sides(flow, net, index, mine, used, pred)
+
+    def _sides(
+        self,
+        flow: _Flow,
+        net: _Net,
+        index: list[int],
+        mine: list[tuple[str, int]],
+        used: list[tuple[str, int]],
+        pred: dict[_Slot, list[_Slot]],
+    ) -> tuple[Counting, list[str], str] | None:
+        options: list[tuple[int, Counting, list[str], str]] = []
+        with contextlib.suppress(KeyError, _Invalid):
+            options.append(self._only_side(flow, net, index, mine))
+        with contextlib.suppress(KeyError, _Invalid):
+            options.append(self._needs_side(flow, net, index, used, pred))
+        if not options:
+            return None
+        _, counting, prem, side = min(options, key=lambda o: (o[0], len(o[2])))
+        return counting, prem, side
+
+    def _only_side(
+        self, flow: _Flow, net: _Net, index: list[int], mine: list[_Slot]
+    ) -> tuple[int, Counting, list[str], str]:
+        proof = self.proof
+        only = flow.reach(mine, flow.succ)
+        if only & flow.unbounded:
+            raise _Invalid
+        cards = flow.units_in(only)
+        team = tuple(x for x in self.players if any(q[0] == x for q in only))
+        prem: list[str] = []
+        room = []
+        for c in cards:
+            prem += [proof[lacks(x, c)] for x in self.players if x not in team]
+        for x in team:
+            k, fid = self.count[x]
+            prem.append(fid)
+            prem += [proof[holds(x, c)] for c in self.cards if c in self.held[x]]
+            n = k - len(self.held[x])
+            for j, (y, _rset) in enumerate(net.reqs):
+                if y == x and (x, j) not in only:
+                    n -= 1
+                    _, _, ordered, rid = self.one_of[index[j]]
+                    prem.append(rid)
+                    prem += [proof[lacks(x, c)] for c in ordered if c in cards]
+            room.append((x, n))
+        size = len(cards) + len(team)
+        return size, Counting("only", _deck_order(cards, self.cards), team, tuple(room)), prem, "only"
+
+    def _needs_side(
+        self, flow: _Flow, net: _Net, index: list[int], used: list[_Slot], pred: dict[_Slot, list[_Slot]]
+    ) -> tuple[int, Counting, list[str], str]:
+        proof = self.proof
+        needs = flow.reach(used, pred)
+        if needs & flow.unbounded:
+            raise _Invalid
+        cards = flow.units_in(needs)
+        team = tuple(x for x in self.players if any(q[0] == x for q in needs))
+        prem = []
+        room = []
+        cardset = set(cards)
+        for x in team:
+            if (x, -1) in needs:
+                k, fid = self.count[x]
+                prem.append(fid)
+                prem += [proof[holds(x, c)] for c in self.cards if c in self.held[x]]
+                prem += [proof[lacks(x, c)] for c in self.cards if x not in self.poss[c] and c not in cardset]
+                room.append((x, k - len(self.held[x])))
+            else:
+                n = 0
+                for j, (y, _) in enumerate(net.reqs):
+                    if y == x and (x, j) in needs:
+                        _, _, ordered, rid = self.one_of[index[j]]
+                        prem.append(rid)
+                        prem += [proof[lacks(x, c)] for c in ordered if c not in cardset]
+                        n += 1
+                room.append((x, n))
+        size = len(cards) + len(team)
+        return size, Counting("needs", _deck_order(cards, self.cards), team, tuple(room)), prem, "needs"
+
+    # -- slicing
+
+    def slice(self, goal: str | list[str]) -> tuple[list[Fact], list[Step]]:
+        """The facts and steps a proof rests on, steps in an order where premises come first."""
+        facts: dict[str, Fact] = {}
+        steps: dict[str, Step] = {}
+        todo = [goal] if isinstance(goal, str) else list(goal)
+        while todo:
+            x = todo.pop()
+            if x in facts or x in steps:
+                continue
+            if x in self.fact_by_id:
+                facts[x] = self.fact_by_id[x]
+            elif x in self.steps:
+                steps[x] = self.steps[x]
+                todo.extend(steps[x].premises)
+        ordered_steps = sorted(steps.values(), key=lambda s: int(s.id[1:]))
+        ordered_facts = sorted(facts.values(), key=lambda f: int(f.id[1:]))
+        return ordered_facts, ordered_steps
+
+
+def _deck_order(cards: Iterable[Card], order: Sequence[Card]) -> tuple[Card, ...]:
+    pos = {c: i for i, c in enumerate(order)}
+    return tuple(sorted(cards, key=pos.__getitem__))
+
+
+# ---------------------------------------------------------------- the explainer
+
+
+class Explainer:
+    """Explanations for one view after ``at`` events (built once, then cheap per card)."""
+
+    def __init__(self, tracker: ViewTracker, at: int) -> None:
+        self.tracker = tracker
+        self.at = at
+        self.record = tracker.record
+        self.pos = tracker.position(at)
+        self.solution = solve(self.pos)
+        self.facts = read_facts(tracker, self.pos)
+        self.players = self.pos.players
+        self.cards = self.pos.in_play
+        self.chain = _Chain(self.players, self.cards, self.facts)
+        self.chain.run()
+        self._cache: dict[Statement, Explanation] = {}
+
+    def card(self, card: Card) -> dict[str, Explanation]:
+        """One explanation per player the solver places (``holds``) or rules out (``lacks``) for ``card``."""
+        holders = self.solution.holders.get(card)
+        if holders is None:
+            return {}
+        found = {}
+        for p in self.players:
+            if len(holders) == 1 and holders[0] == p:
+                found[p] = self.explain(holds(p, card))
+            elif p not in holders:
+                found[p] = self.explain(lacks(p, card))
+        return found
+
+    def explain(self, conclusion: Statement) -> Explanation:
+        """The explanation of one holds/lacks statement; raises Unexplained when it does not follow."""
+        cached = self._cache.get(conclusion)
+        if cached is not None:
+            return cached
+        by = self.chain.proof.get(conclusion)
+        if by is None:
+            raise Unexplained(f"{conclusion.words} does not follow from the record")
+        facts, steps = self.chain.slice(by)
+        facts, steps = self._irreducible(conclusion, facts, steps)
+        found = _explanation(conclusion, facts, steps, self.record)
+        self._cache[conclusion] = found
+        return found
+
+    def _irreducible(
+        self, conclusion: Statement, facts: list[Fact], steps: list[Step]
+    ) -> tuple[list[Fact], list[Step]]:
+        if len(facts) <= 1:
+            return facts, steps
+        kept = list(facts)
+        dropped = False
+        for f in facts:
+            rest = [g for g in kept if g is not f]
+            if implied(self.players, self.cards, [g.statement for g in rest], conclusion):
+                kept = rest
+                dropped = True
+        if not dropped:
+            return facts, steps
+        chain = _Chain(self.players, self.cards, kept)
+        chain.run(conclusion)
+        by = chain.proof.get(conclusion)
+        if by is None:  # the rules fell short on the reduced facts: keep the full chain
+            return facts, steps
+        return chain.slice(by)
+
+    def witness(self, card: Card, player: str) -> dict[Card, str]:
+        """Where every card in play is in one fitting deal that puts ``card`` with ``player``."""
+        pos = self.pos
+        if card in pos.known:
+            if pos.known[card] != player:
+                raise Unexplained(f"{card.pretty} is known to be with {pos.known[card]}")
+            return dict(pos.known) | self.solution.witness
+        if player not in pos.allowed.get(card, ()):
+            raise Unexplained(f"{player} is ruled out for {card.pretty}")
+        narrowed = replace(pos, allowed={**pos.allowed, card: (player,)})
+        try:
+            deal = solve(narrowed).witness
+        except NoFit:
+            raise Unexplained(f"no fitting deal puts {card.pretty} with {player}") from None
+        return {c: pos.known[c] if c in pos.known else deal[c] for c in pos.in_play}
+
+
+def explain_contradiction(tracker: ViewTracker, at: int) -> Explanation:
+    """Facts of the view after ``at`` events that cannot all be true (none can be left out).
+
+    Raises Contradiction when the record contradicts itself directly (a ``no`` from a player who
+    held the card, ...): that error names the events already.
+    """
+    pos = tracker.position(at)
+    facts = read_facts(tracker, pos)
+    players, cards = pos.players, pos.in_play
+    if _fits(players, cards, [f.statement for f in facts]) is not None:
+        raise ValueError(f"the facts after event {at} fit a deal")
+    kept = list(facts)
+    for f in facts:
+        rest = [g for g in kept if g is not f]
+        if _fits(players, cards, [g.statement for g in rest]) is None:
+            kept = rest
+    chain = _Chain(players, cards, kept)
+    chain.run()
+    steps: list[Step] = []
+    if chain.broken and chain.broken != ["counting"]:
+        _, steps = chain.slice([b for b in chain.broken if b != "counting"])
+    lines = [_fact_sentence(f, tracker.record) for f in kept]
+    lines += [_step_sentence(s, steps) for s in steps]
+    text = " ".join(f"{i}. {s}" for i, s in enumerate(lines, start=1))
+    text += " These cannot all be true: no deal fits them."
+    return Explanation(None, tuple(kept), tuple(steps), text)
+
+
+# ---------------------------------------------------------------- words
+
+
+def _c(card: Card | None) -> str:
+    assert card is not None
+    return card.pretty
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(c.pretty for c in cards)
+
+
+def _or(cards: Sequence[Card]) -> str:
+    names = [c.pretty for c in cards]
+    return either(names, "no card")
+
+
+def _and(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _fact_sentence(f: Fact, record: Record) -> str:
+    s, src = f.statement, f.source
+    p = s.player
+    if src.how == "count":
+        return f"{p} holds {plural(s.k or 0, 'card')}."
+    if src.how == "hand":
+        if s.kind == HOLDS:
+            return f"{_c(s.card)} is in {p}'s hand."
+        return f"{_c(s.card)} is not in {p}'s hand."
+    e = src.event
+    if src.how == "no":
+        return f"{p} answered no when {src.other} asked for {_c(s.card)} at event {e}."
+    if src.how == "asked":
+        return f"{p} asked for {_c(s.card)} at event {e}, so {p} lacks it."
+    if src.how == "got":
+        return f"{p} got {_c(s.card)} from {src.other} at event {e}."
+    book = (src.book or "").replace("-", " ")
+    if src.how == "ask-book":
+        asked = f"for {src.asked.pretty}" if src.asked is not None else "for a card"
+        other = "another card" if src.asked is not None and src.asked not in s.cards else "a card"
+        return (
+            f"{p} asked {asked} at event {e}, so {p} held {other} of the {book} then, one still unseen: "
+            f"{p} holds {_or(s.cards)}."
+        )
+    return f"{p} asked at event {e} instead of claiming the {book}, so {p} does not hold all of {_cards(s.cards)}."
+
+
+def _step_sentence(s: Step, steps: Sequence[Step] = ()) -> str:
+    c = s.conclusion
+    p = c.player
+    card = _c(c.card)
+    if s.rule == "elsewhere":
+        holder = next((st.conclusion.player for st in steps if st.id in s.premises), None)
+        return (
+            f"So {p} lacks {card}: {holder} holds it." if holder else f"So {p} lacks {card}: it is with someone else."
+        )
+    if s.rule == "last-holder":
+        return f"So {p} holds {card}: everyone else lacks it."
+    if s.rule == "one-left":
+        return f"So {p} holds {card}, the only one of those cards left to {p}."
+    if s.rule == "full-hand":
+        return f"So {p} lacks {card}: all of {p}'s cards are known."
+    if s.rule == "needs-all":
+        return f"So {p} holds {card}: {p} may hold no other cards than the ones needed to fill the hand."
+    if s.rule == "not-all":
+        return f"So {p} lacks {card}: {p} holds the rest of those cards."
+    k = s.counting
+    assert k is not None
+    team = [x for x, _ in k.room]
+    room = sum(n for _, n in k.room)
+    rooms = _and([f"{x} {n}" for x, n in k.room])
+    if k.side == "only":
+        return (
+            f"Counting: only {either(team)} may hold {_cards(k.cards) or 'no open card'}, "
+            f"and they have room for exactly {plural(room, 'more card')} ({rooms}) once their known cards "
+            f"and the cards they owe to other books are set aside, so they hold nothing else: {p} lacks {card}."
+        )
+    return (
+        f"Counting: {_and(team)} must still take {plural(room, 'card')} ({rooms}), and the only cards they may "
+        f"take are {_cards(k.cards)}, so all of those are theirs: {p} lacks {card}."
+    )
+
+
+def _explanation(conclusion: Statement, facts: list[Fact], steps: list[Step], record: Record) -> Explanation:
+    """Number the facts and steps of one explanation from 1 and write its sentences.
+
+    Each fact is told just before the first step that uses it; ``elsewhere`` steps that only
+    feed a later step are told together, one sentence per player.
+    """
+    fact_ids = {f.id for f in facts}
+    order: list[Fact] = []
+    told: set[str] = set()
+    by_id = {f.id: f for f in facts}
+    for st in steps:
+        for x in st.premises:
+            if x in fact_ids and x not in told:
+                told.add(x)
+                order.append(by_id[x])
+    order = [f for f in facts if f.id not in told] + order
+    rename = {f.id: f"f{i}" for i, f in enumerate(order, start=1)}
+    rename.update({st.id: f"s{i}" for i, st in enumerate(steps, start=1)})
+    new_facts = tuple(replace(f, id=rename[f.id]) for f in order)
+    new_steps = tuple(replace(st, id=rename[st.id], premises=tuple(rename[x] for x in st.premises)) for st in steps)
+    lines: list[str] = []
+    said: set[str] = set()
+    for f in new_facts:
+        if f.id not in {x for st in new_steps for x in st.premises}:
+            lines.append(_fact_sentence(f, record))
+            said.add(f.id)
+    fact_of = {f.id: f for f in new_facts}
+    last = new_steps[-1] if new_steps else None
+    gathered: dict[str, list[Card]] = {}
+    for st in new_steps:
+        for x in st.premises:
+            if x in fact_of and x not in said:
+                said.add(x)
+                lines.append(_fact_sentence(fact_of[x], record))
+        if st.rule == "elsewhere" and st is not last:
+            c = st.conclusion.card
+            assert c is not None
+            if st.conclusion.player not in gathered:
+                gathered[st.conclusion.player] = []
+                lines.append(st.conclusion.player)  # a placeholder, filled in below
+            gathered[st.conclusion.player].append(c)
+            continue
+        if st.rule == "one-left" and len(st.premises) == 1 and len(fact_of[st.premises[0]].statement.cards) == 1:
+            continue  # the fact said it already
+        lines.append(_step_sentence(st, new_steps))
+    for p, cards in gathered.items():
+        i = lines.index(p)
+        lines[i] = f"So {p} lacks {_cards(cards)}: {'each is' if len(cards) > 1 else 'it is'} known to be elsewhere."
+    if not new_steps and not any(f.statement == conclusion for f in new_facts):
+        lines.append(f"So {conclusion.words}.")
+    text = " ".join(f"{i}. {s}" for i, s in enumerate(lines, start=1))
+    return Explanation(conclusion, new_facts, new_steps, text)
+
+
+def view_name(view: str) -> str:
+    return "the public" if view == PUBLIC else view
+
+
+__all__ = [
+    "Contradiction",
+    "Counting",
+    "Event",
+    "Explainer",
+    "Explanation",
+    "Fact",
+    "Source",
+    "Statement",
+    "Step",
+    "Unexplained",
+    "explain_contradiction",
+    "holds",
+    "implied",
+    "lacks",
+    "read_facts",
+]

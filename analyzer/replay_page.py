@@ -1,0 +1,293 @@
+"""The replay page: one self-contained HTML file to step through a game, in any view.
+
+Everything the page shows is computed here, once, and embedded as JSON: for every step and
+view the holders of every card (a bit set over the players, two hex digits a card), the exact
+odds of each possible holder (whole percents), the claimable books, each player's threats in
+their own view, the lockouts and the mistakes. The page's script (``assets/replay.js``, plain
+JavaScript) only decodes and draws; it loads nothing, and the page's Content-Security-Policy
+lets no other script run and no request leave.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from .analysis import Analysis, Holders, analyze, forked_map
+from .cards import Card
+from .files import write_text_atomic
+from .game_text import actor, event_inline, kind_text, score_text
+from .knowledge import PUBLIC, ViewTracker
+from .odds import TooLarge, card_odds
+from .record import Ask, Pass
+from .render import Inline, Span
+from .replay import Game
+from .rules import Outcome
+from .tactics import Mistake, MistakeReport, claimable, lockouts, mistakes, threats
+
+Shares = dict[Card, dict[str, Fraction]]
+OddsTable = dict[str, list[Shares | None]]  # view -> the odds at each step (None: too large to count)
+
+
+def replay_file(stem: str) -> str:
+    """The replay page's file name for a record's stem."""
+    return f"{stem}-replay.html"
+
+
+def replay_link(stem: str, at: int, view: str = PUBLIC) -> str:
+    """A link to a step and view of the replay page: ``game-replay.html#23-Ben``."""
+    return f"{quote(replay_file(stem))}#{at}-{quote(view)}"
+
+
+# ---------------------------------------------------------------- odds, once per step and view
+
+
+def odds_table(game: Game, views: list[str], last: int, workers: int = 1) -> OddsTable:
+    """The exact odds of every card at every step 0..last in each view (forked per view).
+
+    A step too large to count exactly (house rule ``must-declare``) has None.
+    """
+    counted = forked_map(game, _view_odds, [(v, last) for v in views], workers)
+    return dict(zip(views, counted, strict=True))
+
+
+def _view_odds(game: Game, job: tuple[str, int]) -> list[Shares | None]:
+    view, last = job
+    tracker = ViewTracker(game, view)
+    out: list[Shares | None] = []
+    for at in range(last + 1):
+        try:
+            out.append(card_odds(tracker.position(at)).cards)
+        except TooLarge:
+            out.append(None)
+    return out
+
+
+def percent(share: Fraction) -> int:
+    """Whole percents as the grids show them; 0 stands for a possible holder under 1%."""
+    return int(share * 100 + Fraction(1, 2)) if share >= Fraction(1, 100) else 0
+
+
+# ---------------------------------------------------------------- the embedded data
+
+
+def _segments(content: tuple[Inline, ...], cls: str = "") -> list[Any]:
+    """Inline runs as JSON: a plain string, or ``[class, text]`` for a styled one."""
+    out: list[Any] = []
+    for item in content:
+        if isinstance(item, str):
+            out.append([cls, item] if cls else item)
+        elif isinstance(item, Span):
+            out.extend(_segments(item.content, item.ref if item.kind == "class" else cls))
+    return out
+
+
+def _mask(players: dict[str, int], holders: tuple[str, ...]) -> int:
+    mask = 0
+    for p in holders:
+        mask |= 1 << players[p]
+    return mask
+
+
+def _event_data(game: Game, n: int) -> dict[str, Any]:
+    event = game.events[n - 1]
+    players = {p: i for i, p in enumerate(game.record.players)}
+    data: dict[str, Any] = {"text": _segments(event_inline(game, event)), "by": players[actor(event)]}
+    if isinstance(event, Ask):
+        data["kind"], data["result"] = "ask", "yes" if event.yes else "no"
+    elif isinstance(event, Pass):
+        data["kind"], data["result"] = "pass", "turn passed"
+    else:
+        data["kind"] = "claim"
+        result = game.step(n).books.get(event.book.name)
+        data["result"] = "not settled" if result is None or result.event != n else _claim_result(result.outcome)
+    if event.comment:
+        data["comment"] = event.comment
+    return data
+
+
+def _claim_result(outcome: Outcome) -> str:
+    return {Outcome.CORRECT: "correct", Outcome.WRONG: "wrong", Outcome.FORFEITED: "forfeited"}[outcome]
+
+
+def replay_data(
+    game: Game,
+    analysis: Analysis,
+    found: MistakeReport,
+    odds: OddsTable | None = None,
+    report: str | None = None,
+) -> dict[str, Any]:
+    """Everything the replay page shows, as plain JSON data (deterministic: no dates)."""
+    record = game.record
+    deck = record.rules.deck
+    players = {p: i for i, p in enumerate(record.players)}
+    cards = [c for book in deck.books for c in book.cards]
+    card_index = {c: i for i, c in enumerate(cards)}
+    book_index = {b.name: i for i, b in enumerate(deck.books)}
+    last = analysis.steps
+    views = list(analysis.views)
+
+    def holders_hex(holders: Holders) -> str:
+        return "".join(f"{_mask(players, holders[c]) if c in holders else 0:02x}" for c in cards)
+
+    def odds_row(holders: Holders, shares: Shares) -> list[int]:
+        row: list[int] = []
+        for c in cards:
+            if len(holders.get(c, ())) > 1:
+                row.extend(percent(shares[c].get(p, Fraction(0))) for p in holders[c])
+        return row
+
+    steps = []
+    for at in range(last + 1):
+        step = game.step(at)
+        taken = sorted(
+            [book_index[name], r.team or 0, players[r.claimant], _claim_result(r.outcome), r.event]
+            for name, r in step.books.items()
+        )
+        steps.append(
+            {
+                "counts": [step.counts[p] for p in record.players],
+                "turn": players[step.turn] if step.turn is not None else -1,
+                "score": list(step.score),
+                "books": taken,
+                "threats": [
+                    [players[p], book_index[b.name]]
+                    for p, found_books in threats(analysis, at).items()
+                    for b in found_books or ()
+                ],
+                "lockouts": [
+                    [book_index[lock.book.name], [players[p] for t in (1, 2) for p in lock.threats[t]]]
+                    for lock in lockouts(analysis, at)
+                ],
+            }
+        )
+    view_data = {}
+    for v in views:
+        per_step = analysis.views[v].holders[: last + 1]
+        shares = odds.get(v) if odds is not None else None
+        view_data[v] = {
+            "holders": [holders_hex(h) for h in per_step],
+            "claimable": [[[book_index[c.book.name], c.team] for c in claimable(game, h, v)] for h in per_step],
+            "odds": [odds_row(h, s) if (s := shares[at]) is not None else None for at, h in enumerate(per_step)]
+            if shares is not None
+            else None,
+        }
+    broken = {v.event: v.message for v in game.violations}
+    events = []
+    for n in range(1, len(game.events) + 1):
+        data = _event_data(game, n)
+        if n in broken:
+            data["broken"] = broken[n]
+        events.append(data)
+    return {
+        "title": record.info.get("Title") or record.name,
+        "record": record.name,
+        "rules": record.rules.rule_set.value,
+        "deck": deck.name,
+        "score": score_text(game),
+        "players": list(record.players),
+        "teams": [record.table.team_of(p) for p in record.players],
+        "books": [{"name": b.name, "pretty": b.pretty, "cards": [card_index[c] for c in b.cards]} for b in deck.books],
+        "cards": [c.pretty for c in cards],
+        "events": events,
+        "last": last,
+        "steps": steps,
+        "views": views,
+        "view": view_data,
+        "mistakes": [_mistake_data(m, views) for m in found.mistakes],
+        "unjudged": list(found.unjudged),
+        "report": report,
+    }
+
+
+def _mistake_data(m: Mistake, views: list[str]) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "event": m.event,
+        "player": m.player,
+        "kind": kind_text(m.kind),
+        "book": kind_text(m.book) if m.book else None,
+        "why": m.why,
+        "cost": m.cost,
+        "view": m.player if m.player in views else PUBLIC,
+        "known": m.known,
+    }
+    if m.odds:
+        data["odds"] = m.odds
+    return data
+
+
+# ---------------------------------------------------------------- the page
+
+
+def _asset(name: str) -> str:
+    return resources.files("analyzer").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def _json_for_script(data: dict[str, Any]) -> str:
+    """JSON that cannot end its <script> element early: <, > and & are written as escapes."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def replay_html(data: dict[str, Any]) -> str:
+    """The page: a static frame, the data, the script and the styles, all inline."""
+    script = _asset("replay.js")
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    # Only this script may run (its hash); nothing may be fetched.
+    csp = f"default-src 'none'; script-src 'sha256-{digest}'; style-src 'unsafe-inline'; img-src data:"
+    title = html.escape(f"Replay: {data['title']}")
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta name="generator" content="halfsuit">\n'
+        f"<title>{title}</title>\n<style>{_asset('replay.css')}</style>\n</head>\n<body>\n"
+        f"{_asset('replay.html')}"
+        f'<script type="application/json" id="replay-data">{_json_for_script(data)}</script>\n'
+        f"<script>{script}</script>\n</body>\n</html>\n"
+    )
+
+
+@dataclass(frozen=True)
+class ReplayPage:
+    """A written replay page and the data in it."""
+
+    path: Path
+    data: dict[str, Any]
+
+
+def write_replay(
+    game: Game,
+    out_dir: str | Path,
+    analysis: Analysis | None = None,
+    found: MistakeReport | None = None,
+    odds: OddsTable | None = None,
+    with_odds: bool = True,
+    report: str | None = None,
+    workers: int = 1,
+) -> ReplayPage:
+    """Write ``<stem>-replay.html`` into ``out_dir`` (made if needed).
+
+    ``analysis``, ``found`` (the mistakes) and ``odds`` save computing them again; without
+    ``odds`` they are counted here when ``with_odds``. ``report`` is the file name of the
+    game's report, for a link back.
+    """
+    if analysis is None:
+        analysis = analyze(game, upto=game.trusted_until, workers=workers)
+    if found is None:
+        found = mistakes(analysis)
+    if odds is None and with_odds:
+        odds = odds_table(game, list(analysis.views), analysis.steps, workers)
+    data = replay_data(game, analysis, found, odds, report)
+    path = Path(out_dir) / replay_file(game.record.name)
+    write_text_atomic(path, replay_html(data), inputs=[game.record.path] if game.record.path else [])
+    return ReplayPage(path, data)
