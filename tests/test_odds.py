@@ -596,7 +596,7 @@ def test_the_probing_opening_counts_fast_and_alike() -> None:
 def test_a_view_past_the_budget_says_so_without_blaming_the_record() -> None:
     game = replay.replay(record.load(OPENING))
     pos = knowledge.position(game, 8, PUBLIC)
-    tight = Routes(max_states=1, boards_cheap=0, boards_most=0)
+    tight = Routes(max_states=1, boards_cheap=0, budget_ns=0)
     with pytest.raises(TooLarge) as exc:
         card_odds(pos, tight)
     assert exc.value.exit_code != 2

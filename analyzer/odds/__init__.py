@@ -74,7 +74,7 @@ def information(before: int, after: int) -> float:
 def route(pos: Position, odds: bool = True, routes: Routes = DEFAULT) -> Counter:
     """The counter for a view: the board walk when it is cheap or the book-by-book count does
     not fit its memory bound, else whichever is estimated cheaper. ``TooLarge`` when neither
-    fits its budget."""
+    fits the budget (``Routes.budget_ns``, ``Routes.max_states``)."""
     from .boards import Board
     from .books import BookCount
 
@@ -85,11 +85,15 @@ def route(pos: Position, odds: bool = True, routes: Routes = DEFAULT) -> Counter
     if walk <= routes.boards_cheap:
         return Counter.BOARDS
     books = BookCount(pos, routes)
-    if books.fits and (walk > routes.boards_most or books.cost * routes.books_weight <= walk):
+    by_books = books.cost * routes.books_weight if books.fits else None
+    if by_books is not None and by_books <= walk and by_books <= routes.budget_ns:
         return Counter.BOOKS
-    if walk <= routes.boards_most:
+    if walk <= routes.budget_ns:
         return Counter.BOARDS
-    raise TooLarge(_too_large(pos, f"{books.biggest:,} states book by book, {walk:,} steps over the board"))
+    if by_books is not None and by_books <= routes.budget_ns:
+        return Counter.BOOKS
+    best = walk if by_books is None else min(walk, by_books)
+    raise TooLarge(_too_large(pos, f"about {best / 1e9:,.0f} s by the cheaper of the two counters"))
 
 
 def _too_large(pos: Position, detail: str) -> str:
