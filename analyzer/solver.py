@@ -351,7 +351,12 @@ def _swapped(pos: Position, deal: dict[Card, str], hands: dict[str, set[Card]], 
 
 
 def _branching(pos: Position) -> tuple[dict[Card, set[str]], dict[Card, str]]:
-    candidates, _ = _relaxed(pos, pos.allowed)  # raises NoFit with a reason when the flow fails
+    candidates, witness = _relaxed(pos, pos.allowed)  # raises NoFit with a reason when the flow fails
+    # A player no deal of the relaxed problem gives some card of the book never holds it all.
+    binding = [r for r in pos.not_all if all(r.player in candidates[c] for c in r.cards)]
+    if not binding:
+        return {c: set(ps) for c, ps in candidates.items()}, witness
+    pos = replace(pos, not_all=binding)
     first = _fitting_deal(pos, pos.allowed, None)
     if first is None:
         names = ", ".join(f"{r.player} ({r.book.name}, event {r.event})" for r in pos.not_all)
