@@ -464,8 +464,11 @@ class _Walk:
         mine = [j for j, (_, p, _) in enumerate(board.reqs) if p == q]
         private = [i for i, k in enumerate(board.classes) if k.involved == 1 << q]
         coupled = [(t, i) for t, i in enumerate(active) if board.classes[i].involved >> q & 1]
-        # own[(from, to)]: per family, the signed ways by cards used (before the factor).
-        own: dict[tuple[tuple[int, ...], tuple[int, ...]], Array] = {}
+        # Every way: (from, to), the branch's kernel, cards used, signed ways, families allowed.
+        keys: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        ways: list[tuple[int, int, int, int, int]] = []  # key, kernel, used, ways, need
+        kernels: list[Array] = []
+        needs: list[Array] = [np.ones(nb, dtype=np.int64)]
         for broken in range(1 << len(mine)):
             sign = -1 if broken.bit_count() % 2 else 1
             on = np.ones(nb, dtype=bool)
@@ -499,18 +502,35 @@ class _Walk:
             kernel = self.signed[:, spread[:, None], np.clip(picks, 0, None)] * inside[None, :, :]
             if sign < 0:
                 kernel = (self.p - kernel) % self.p
+            kernels.append(kernel)
             for s in states:
                 for target, used, weight, need in self._moves(s, coupled, roles):
                     if used > slots:
                         continue
-                    part = np.zeros_like(kernel)
-                    part[:, :, used:] = kernel[:, :, : slots + 1 - used] * (weight % self.p) % self.p
                     if need is not None:
-                        part *= need[None, :, None]
-                    key = (s, target)
-                    own[key] = (own[key] + part) % self.p if key in own else part
+                        needs.append(need)
+                    key = keys.setdefault((s, target), len(keys))
+                    ways.append((key, len(kernels) - 1, used, weight, 0 if need is None else len(needs) - 1))
+        if not ways:
+            return {}
+        # All ways at once: each kernel shifted by the cards used, times its ways, added up by key.
+        k = len(self.primes)
+        shifted = np.zeros((len(kernels), slots + 1, k, nb, slots + 1), dtype=np.int64)
+        for b, kernel in enumerate(kernels):
+            for used in range(slots + 1):
+                shifted[b, used, :, :, used:] = kernel[:, :, : slots + 1 - used]
+        table = np.array(ways, dtype=np.int64)
+        primes = np.array(self.primes, dtype=np.int64)
+        weights = table[:, 3][:, None] % primes[None, :]  # ways x primes
+        parts = shifted[table[:, 1], table[:, 2]] * weights[:, :, None, None] % self.p[None]
+        if len(needs) > 1:
+            parts *= np.stack(needs)[table[:, 4]][:, None, :, None]
+        own = np.zeros((len(keys), k, nb, slots + 1), dtype=np.int64)
+        np.add.at(own, table[:, 0], parts)  # fewer than 2**35 ways: no overflow
         inv = self.inv[:, slots - np.arange(slots + 1)]  # primes x used: 1 / (slots - used)!
-        return {key: part * inv[:, None, :] % self.p for key, part in own.items() if part.any()}
+        own = own % self.p[None] * inv[None, :, None, :] % self.p[None]
+        present = own.reshape(len(keys), -1).any(axis=1)
+        return {key: own[j] for key, j in keys.items() if present[j]}
 
     def _moves(
         self, s: tuple[int, ...], coupled: list[tuple[int, int]], roles: dict[int, str]
