@@ -20,6 +20,7 @@ from .knowledge import PUBLIC, Position, ViewTracker, resolve_view
 from .odds import Odds, card_odds, count_deals, information
 from .record import Ask
 from .replay import Game
+from .rules import PlayState, can_ask
 from .solver import NoFit, solve
 from .tactics import Claimable, exact_text, threatened
 
@@ -77,25 +78,20 @@ def suggest(game: Game, player: str, at: int) -> Advice:
     name = resolve_view(record, player)
     if name == PUBLIC:
         raise UsageError("advice is for a player: name one with --as", path=record.path)
-    step = game.step(at)
-    if len(step.books) == len(record.rules.deck.books):
-        raise UsageError(f"the game is over after event {at}", path=record.path)
-    if step.turn is not None and step.turn != name:
-        raise UsageError(f"{name} is not on turn after event {at}: it is {step.turn}'s turn", path=record.path)
+    state = game.play_state(at)
+    if state.over:
+        raise UsageError(f"the game is over {record.after_label(at)}", path=record.path)
+    if state.turn is not None and state.turn != name:
+        raise UsageError(f"{name} is not on turn {record.after_label(at)}: it is {state.turn}'s turn", path=record.path)
     mine, _ = solve_position(ViewTracker(game, name), at)  # a contradiction, with its event
     odds = card_odds(mine)
     public = ViewTracker(game, PUBLIC).position(at)
-    return Advice(
-        name, at, odds.deals, _asks(game, name, step.counts, mine, odds, public), _claims(game, name, mine, odds)
-    )
+    return Advice(name, at, odds.deals, _asks(game, name, state, mine, odds, public), _claims(game, name, mine, odds))
 
 
-def _asks(
-    game: Game, player: str, counts: dict[str, int], mine: Position, odds: Odds, public: Position
-) -> list[AskAdvice]:
+def _asks(game: Game, player: str, state: PlayState, mine: Position, odds: Odds, public: Position) -> list[AskAdvice]:
+    """Every ask the rules let the player make (``rules.can_ask``: the one rule the replay uses)."""
     record = game.record
-    if counts[player] == 0:
-        return []
     holders = solve(mine).holders
     public_deals = count_deals(public)
     # What an opponent could take if given the turn, as far as the player can see.
@@ -110,7 +106,7 @@ def _asks(
             ask = Ask(player, player, card, False)
             given = information(public_deals, count_deals(asker_side(public, ask, record.rules.bluffing)))
             for target in record.table.opponents(player):
-                if counts[target] == 0:
+                if not can_ask(state, player, target, book):
                     continue
                 chance = odds.cards[card].get(target, Fraction(0))
                 warning = None

@@ -14,6 +14,7 @@ from typing import TypeVar
 
 from .cards import Book, Card
 from .errors import Contradiction
+from .explain import explain_contradiction
 from .knowledge import PUBLIC, Position, ViewTracker, resolve_view
 from .replay import Game
 from .solver import NoFit, solve
@@ -105,14 +106,20 @@ def unfit_error(tracker: ViewTracker, at: int) -> Contradiction:
         solve(tracker.position(at))
     except NoFit as exc:  # before Contradiction: a NoFit knows no event or line
         line = record.events[at - 1].line if at > 0 else record.header_lines.get("Teams")
-        return Contradiction(
-            f"no deal fits{whose} the record after event {at}: {exc.why}",
+        error = Contradiction(
+            f"no deal fits{whose} the record {record.after_label(at)}: {exc.why}",
             line=line,
             path=record.path,
-            event=at,
+            event=record.written_number(at),
         )
+        try:
+            error.explanation = explain_contradiction(tracker, at)
+        except (Contradiction, ValueError):  # a direct contradiction names its events already
+            return error
+        error.message += f". These facts cannot all be true: {error.explanation.text}"
+        return error
     except Contradiction as exc:
-        exc.message = f"no deal fits{whose} the record after event {at}: {exc.message}"
+        exc.message = f"no deal fits{whose} the record {record.after_label(at)}: {exc.message}"
         return exc
     raise AssertionError("unfit_error called on a step that fits")
 

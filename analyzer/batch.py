@@ -5,8 +5,9 @@ analyzed and judged for mistakes in a worker process. The results become three t
 as Parquet and CSV: one row per game, one per player and game, one per record that failed
 (malformed, against the rules, or contradicting itself; its error is kept as ``FILE:LINE:
 message``) or that could not be read at all (a dangling symlink, a FIFO, a folder named like a
-record). A summary page (HTML and Markdown) gives wins by team, claim accuracy and mistakes
-per player per game, and lists the failures. A failed record never stops the others, and
+record). A summary page (HTML and Markdown) charts and tabulates wins by team, claim accuracy,
+mistakes per player per game and the games' lengths, links every game (to its own report and
+replay page, with ``reports``) and the data files, and lists the failures. A failed record never stops the others, and
 every output is ordered by file name, so the same folder always gives the same files.
 
 The outputs are published together: they are written into a fresh folder that then takes the
@@ -29,17 +30,23 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import polars as pl
 
 from . import record as fish
 from . import record_json
-from .analysis import analyze
+from .analysis import Analysis
+from .charts import histogram, stacked_bars
 from .errors import HalfsuitError, UsageError
 from .files import check_not_input, published_folder, write_bytes_atomic, write_text_atomic
+from .hindsight import judged_analysis
+from .odds import TooLarge
 from .record import Record
 from .render import (
     Block,
+    Chart,
+    Figure,
     Heading,
     Inline,
     Items,
@@ -48,19 +55,26 @@ from .render import (
     Section,
     Table,
     html_page,
+    joined,
+    link,
     markdown_page,
     strong,
     styled,
     table_or_none,
 )
-from .replay import replay
+from .replay import Game, replay
 from .stats import GAME_SCHEMA, PLAYER_SCHEMA, game_row, kind_key, player_rows, rate_text
-from .tactics import KINDS, mistakes
+from .tactics import KINDS, MistakeReport, explain_mistakes, mistakes, quote_odds
 from .wording import plural
 
 RECORD_SUFFIXES = (".fish", ".json")
 TABLES = ("games", "players", "failures")
-OUTPUT_NAMES = (*(f"{t}.{ext}" for t in TABLES for ext in ("parquet", "csv")), "summary.html", "summary.md")
+DATA_FILES = tuple(f"{t}.{ext}" for t in TABLES for ext in ("parquet", "csv"))
+CHARTS = ("wins", "claims", "mistakes", "length")  # the summary's charts, as summary-<name>.svg
+GAMES = "games"  # the folder of each game's report and replay page (``reports``)
+OUTPUT_NAMES = (*DATA_FILES, "summary.html", "summary.md", *(f"summary-{c}.svg" for c in CHARTS))
+# What an output folder may hold for a later run to replace it.
+PUBLISHED = (*OUTPUT_NAMES, GAMES)
 Progress = Callable[[int, int, str], None]  # (records done, records in all, file just done)
 
 PLAYER_GAME_SCHEMA: dict[str, Any] = {"file": pl.String, **PLAYER_SCHEMA}
@@ -81,6 +95,7 @@ class GameOutcome:
     game: dict[str, Any] | None = None
     players: list[dict[str, Any]] = field(default_factory=list)
     failure: dict[str, Any] | None = None
+    pages: tuple[str, ...] = ()  # the game's report and replay page, relative to the output folder
 
 
 @dataclass(frozen=True)
@@ -148,9 +163,13 @@ def load_record(path: Path) -> Record:
     return fish.load(path)
 
 
-def analyze_file(path: str, lenient: bool = False) -> GameOutcome:
+def analyze_file(path: str, lenient: bool = False, reports: str | None = None) -> GameOutcome:
     """Read, replay, analyze and judge one record (the work of one worker process); a lenient
-    replay is analyzed up to its last trusted step, its rule breaks among the mistakes."""
+    replay is analyzed up to its last trusted step, its rule breaks among the mistakes.
+
+    With ``reports`` (a folder) the game's report and replay page are written into its own
+    subfolder there, named after the record's file.
+    """
     name = _clean(Path(path).name)
     try:
         record = load_record(Path(path))
@@ -161,9 +180,14 @@ def analyze_file(path: str, lenient: bool = False) -> GameOutcome:
         return GameOutcome(name, failure=_failure(name, "unreadable", 2, None, message))
     try:
         game = replay(record, lenient=lenient)
-        found = mistakes(analyze(game, upto=game.trusted_until))
+        analysis = judged_analysis(game)[0]
+        found = explain_mistakes(analysis, mistakes(analysis)) if reports is not None else mistakes(analysis)
+        pages = _pages(game, analysis, found, Path(reports) / name) if reports is not None else ()
         outcome = GameOutcome(
-            name, game_row(name, game, found), [{"file": name, **row} for row in player_rows(game, found)]
+            name,
+            game_row(name, game, found),
+            [{"file": name, **row} for row in player_rows(game, found)],
+            pages=tuple(f"{GAMES}/{name}/{page}" for page in pages),
         )
     except HalfsuitError as exc:
         return GameOutcome(name, failure=failure_row(name, exc))
@@ -178,6 +202,18 @@ def analyze_file(path: str, lenient: bool = False) -> GameOutcome:
         )
         return GameOutcome(name, failure=_failure(name, "unwritable", 2, None, message))
     return outcome
+
+
+def _pages(game: Game, analysis: Analysis, found: MistakeReport, folder: Path) -> tuple[str, ...]:
+    """Write the game's report and replay page into ``folder``: their file names."""
+    from .report import write_report  # matplotlib: loaded by the workers that write reports only
+
+    try:
+        found = quote_odds(analysis, found)
+        files = write_report(game, folder, analysis=analysis, found=found)
+    except TooLarge:  # a must-declare game too big to count: its pages go without odds
+        files = write_report(game, folder, analysis=analysis, odds=False, found=found)
+    return (files.html.name, *((files.replay.name,) if files.replay else ()))
 
 
 def _beyond_limits(exc: RecursionError | ValueError | MemoryError) -> str:
@@ -218,13 +254,16 @@ def run_batch(
     progress: Progress | None = None,
     *,
     lenient: bool = False,
+    reports: bool = False,
 ) -> BatchResult:
     """Analyze every record in ``folder`` and write the tables and the summary into ``out_dir``.
 
     ``workers`` processes share the records (default: one per core; 1 runs them here, in this
     process). ``progress`` is called after each record with (done, total, file name), in the
     order records finish. ``lenient`` reads past rule breaks (each record's breaks counted among
-    its mistakes) instead of listing such a record as failed. Raises UsageError when the folder
+    its mistakes) instead of listing such a record as failed. With ``reports`` each game's report
+    and replay page are written under ``games/<file>/`` and the summary links them (this counts
+    exact odds for every step of every view: seconds a game). Raises UsageError when the folder
     holds no record, OutputError when
     ``out_dir`` cannot take the outputs (it holds other files, another run is writing it, the
     disk is full...). ``out_dir`` changes only when every output is written: Ctrl-C or an error
@@ -240,9 +279,10 @@ def run_batch(
         raise UsageError(f"--workers must be at least 1, not {workers}")
     check_not_input([out_dir], [folder])
     out = Path(out_dir)
-    with published_folder(out, OUTPUT_NAMES) as fresh:
+    with published_folder(out, PUBLISHED) as fresh:
         count = min(workers or os.cpu_count() or 1, max(len(paths), 1))
-        outcomes = skipped + _run(paths, count, progress, lenient)
+        pages_dir = str(fresh / GAMES) if reports else None
+        outcomes = skipped + _run(paths, count, progress, lenient, pages_dir)
         outcomes.sort(key=lambda o: o.file)
         games = pl.DataFrame([o.game for o in outcomes if o.game], schema=GAME_SCHEMA, orient="row")
         rows = [r for o in outcomes for r in o.players]
@@ -254,14 +294,23 @@ def run_batch(
                 write(buffer)
                 write_bytes_atomic(fresh / f"{stem}.{ext}", buffer.getvalue())
         name = Path(folder).resolve().name
-        data_files = OUTPUT_NAMES[:-2]
-        blocks = summary_blocks(name, games, players, failures, data_files)
+        pages = {o.file: o.pages for o in outcomes if o.pages}
+        charts = summary_charts(games, players)
+        for chart in charts.values():
+            write_text_atomic(fresh / chart.file, chart.svg)
+        blocks = summary_blocks(name, games, players, failures, DATA_FILES, charts, pages)
         write_text_atomic(fresh / "summary.html", html_page(f"Batch summary: {name}", blocks))
         write_text_atomic(fresh / "summary.md", markdown_page(blocks))
-    return BatchResult(games, players, failures, tuple(out / n for n in OUTPUT_NAMES))
+    # The charts a batch has no data for (no claims, no judged player) are not drawn.
+    drawn = {chart.file for chart in charts.values()}
+    names = [n for n in OUTPUT_NAMES if not n.endswith(".svg") or n in drawn]
+    written = [out / n for n in names] + [out / page for o in outcomes for page in o.pages]
+    return BatchResult(games, players, failures, tuple(written))
 
 
-def _run(paths: Sequence[Path], workers: int, progress: Progress | None, lenient: bool) -> list[GameOutcome]:
+def _run(
+    paths: Sequence[Path], workers: int, progress: Progress | None, lenient: bool, reports: str | None
+) -> list[GameOutcome]:
     total = len(paths)
     outcomes: list[GameOutcome] = []
 
@@ -272,7 +321,7 @@ def _run(paths: Sequence[Path], workers: int, progress: Progress | None, lenient
 
     if workers == 1:
         for p in paths:
-            done(analyze_file(str(p), lenient))
+            done(analyze_file(str(p), lenient, reports))
         return outcomes
     # spawn: fresh interpreters, so no lock held by a thread of this process (polars has a
     # thread pool) is copied into a worker half-taken, as fork could. The workers ignore
@@ -281,7 +330,9 @@ def _run(paths: Sequence[Path], workers: int, progress: Progress | None, lenient
     with _interrupts_ignored():
         pool = context.Pool(workers, initializer=_ignore_interrupts)
     with pool:
-        for outcome in pool.imap_unordered(functools.partial(analyze_file, lenient=lenient), map(str, paths)):
+        for outcome in pool.imap_unordered(
+            functools.partial(analyze_file, lenient=lenient, reports=reports), map(str, paths)
+        ):
             done(outcome)
     return outcomes
 
@@ -317,20 +368,93 @@ def summary_blocks(
     players: pl.DataFrame,
     failures: pl.DataFrame,
     files: Sequence[str],
+    charts: dict[str, Chart] | None = None,
+    pages: dict[str, tuple[str, ...]] | None = None,
 ) -> tuple[Block, ...]:
-    """The summary page: overview, wins by team, claim accuracy, mistakes, games, failures."""
+    """The summary page: overview, wins by team, claim accuracy, mistakes, games, failures, files.
+
+    ``charts`` (``summary_charts``) head their sections; ``pages`` link each game to its report
+    and replay page (file -> their paths).
+    """
     total = games.height + failures.height
     overview = f"{plural(total, 'record')} in {folder}: {games.height} analyzed, {failures.height} failed."
+    figures = charts or {}
+
+    def chart(key: str, caption: str) -> tuple[Block, ...]:
+        return (Figure(figures[key], (caption,)),) if key in figures else ()
+
     return (
         Heading(1, (f"Batch summary: {folder}",)),
         Para((overview,), "sub"),
-        Section("wins", "Wins by team", _wins(games)),
-        Section("claims", "Claim accuracy", (_claims(players),)),
-        Section("mistakes", "Mistakes per player per game", _mistakes(players)),
-        Section("games", "Games", (_games(games),)),
+        Section("wins", "Wins by team", (*chart("wins", "Games won, lost and tied by each team."), *_wins(games))),
+        Section(
+            "claims",
+            "Claim accuracy",
+            (*chart("claims", "Each player's claims, right and wrong, over every game."), _claims(players)),
+        ),
+        Section(
+            "mistakes",
+            "Mistakes per player per game",
+            (*chart("mistakes", "Mistakes per judged game (games with the player's Hand line)."), *_mistakes(players)),
+        ),
+        Section(
+            "games",
+            "Games",
+            (*chart("length", "How many events each game took."), _games(games, pages or {})),
+        ),
         Section("failures", "Failures", (_failures(failures),)),
-        Section("files", "Data files", (Items(tuple((name,) for name in files)),)),
+        Section("files", "Data files", (Items(tuple((link(quote(name), name),) for name in files)),)),
     )
+
+
+def summary_charts(games: pl.DataFrame, players: pl.DataFrame) -> dict[str, Chart]:
+    """The summary's charts (none without a game): wins by team, claims and mistakes by player,
+    and the games' lengths."""
+    if games.is_empty():
+        return {}
+    charts = {}
+    by_team: dict[str, list[int]] = {}
+    for r in games.iter_rows(named=True):
+        for team in (1, 2):
+            row = by_team.setdefault(r[f"team{team}"], [0, 0, 0, 0])
+            result = r["result"]
+            row[0 if r["winner"] == team else 1 if r["winner"] == 3 - team else 2 if result == "tie" else 3] += 1
+    teams = sorted(by_team)
+    outcomes = {k: [by_team[t][i] for t in teams] for i, k in enumerate(("won", "lost", "tied", "unfinished"))}
+    outcomes = {k: v for k, v in outcomes.items() if any(v) or k in ("won", "lost")}
+    charts["wins"] = stacked_bars("summary-wins", teams, outcomes, "games")
+    claims = players.group_by("player").agg(pl.col("claims_right").sum(), pl.col("claims_wrong").sum()).sort("player")
+    claims = claims.filter(pl.col("claims_right") + pl.col("claims_wrong") > 0)
+    if not claims.is_empty():
+        series = {
+            "right": claims.get_column("claims_right").to_list(),
+            "wrong": claims.get_column("claims_wrong").to_list(),
+        }
+        charts["claims"] = stacked_bars("summary-claims", claims.get_column("player").to_list(), series, "claims")
+    judged = players.filter(pl.col("hand")).group_by("player").agg(pl.len().alias("n"), pl.col("mistakes").sum())
+    judged = judged.sort("player")
+    if not judged.is_empty():
+        rates = [
+            m / n
+            for m, n in zip(judged.get_column("mistakes").to_list(), judged.get_column("n").to_list(), strict=True)
+        ]
+        names = judged.get_column("player").to_list()
+        charts["mistakes"] = stacked_bars(
+            "summary-mistakes", names, {"per game": rates}, "mistakes per judged game", ("#b45309",)
+        )
+    lengths = games.get_column("events").to_list()
+    if games.height <= 30:
+        files = games.get_column("file").to_list()
+        charts["length"] = stacked_bars("summary-length", files, {"events": lengths}, "events", ("#64748b",))
+    else:
+        charts["length"] = histogram("summary-length", lengths, "events in the game", "games")
+    alts = {
+        "wins": "Wins by team",
+        "claims": "Claims right and wrong by player",
+        "mistakes": "Mistakes per player per judged game",
+        "length": "Events per game",
+    }
+    return {key: Chart(f"summary-{key}.svg", svg, alts[key]) for key, svg in charts.items()}
 
 
 def _wins(games: pl.DataFrame) -> tuple[Block, ...]:
@@ -446,19 +570,27 @@ def _mistakes(players: pl.DataFrame) -> tuple[Block, ...]:
         *((k.replace("-", " "),) for k in KINDS),
     )  # fmt: skip
     note = Para(
-        ("A player is judged in a game when the record has their Hand line; mistakes are counted in those games only.",)
+        (
+            "A player is judged in a game when their hand is known (a Hand line, or worked out from the record); "
+            "mistakes are counted in those games only.",
+        )
     )
     table = Table(head, tuple(rows), align="l" + "r" * (len(head) - 1))
     return (note, table_or_none(table, "No players."))
 
 
-def _games(games: pl.DataFrame) -> Block:
+def _games(games: pl.DataFrame, pages: dict[str, tuple[str, ...]]) -> Block:
     rows = []
     for r in games.iter_rows(named=True):
         winner = r["winner"]
         result = (*_team_cell(winner), " wins") if winner is not None else (r["result"],)
+        mine = pages.get(r["file"], ())
+        links = joined(
+            ((link(quote(page), label),) for page, label in zip(mine, ("report", "replay"), strict=False)), " · "
+        )
         cells = (
             (r["file"],),
+            *((links,) if pages else ()),
             (r["title"] or "",),
             (f"{r['score1']}–{r['score2']}",),
             result,
@@ -468,10 +600,11 @@ def _games(games: pl.DataFrame) -> Block:
         )
         rows.append(Row(cells))
     head = (
-        ("file",), ("title",), ("score",), ("result",), ("events",), ("claims right",),
-        ("mistakes",),
+        ("file",), *((("pages",),) if pages else ()), ("title",), ("score",), ("result",), ("events",),
+        ("claims right",), ("mistakes",),
     )  # fmt: skip
-    return table_or_none(Table(head, tuple(rows), align="lllcrrr"), "No game was analyzed.")
+    align = "l" + "l" * bool(pages) + "llcrrr"
+    return table_or_none(Table(head, tuple(rows), align=align), "No game was analyzed.")
 
 
 def _failures(failures: pl.DataFrame) -> Block:

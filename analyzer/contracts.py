@@ -49,7 +49,8 @@ def state_dict(game: Game, holders: Holders, view: str, at: int) -> dict[str, An
 
 def threats_dict(analysis: Analysis, at: int) -> dict[str, Any]:
     found = threats(analysis, at)
-    return {"at": at, "by": {p: None if bs is None else [b.name for b in bs] for p, bs in found.items()}}
+    by = {p: None if bs is None else [b.name for b in bs] for p, bs in found.items()}
+    return {"at": at, "by": by, "worked_out": list(analysis.worked_out)}
 
 
 def lockouts_dict(analysis: Analysis, at: int) -> dict[str, Any]:
@@ -88,6 +89,7 @@ def analysis_dict(analysis: Analysis) -> dict[str, Any]:
         "teams": [list(t) for t in record.table.teams],
         "players": list(record.players),
         "views": list(analysis.views),
+        "worked_out": list(analysis.worked_out),
         "finished": game.finished,
         "score": list(game.final.score),
         "steps": steps,
@@ -114,7 +116,7 @@ def ruled_out_reasons(game: Game, pos: Position, card: Card, holders: tuple[str,
             reasons[p] = f"{p}'s own hand" if p == pos.view else "the view's own hand"
         else:
             e = events[event - 1]
-            reasons[p] = f"event {event}: {_event_reason(e, p, card)}"
+            reasons[p] = f"{game.record.event_label(event)}: {_event_reason(e, p, card)}"
     return reasons
 
 

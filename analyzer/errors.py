@@ -7,7 +7,10 @@ usage, 1 for a record that breaks the rules or contradicts itself.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
+
+MAX_ERRORS = 20  # independent errors reported from one reading of a record
 
 
 class HalfsuitError(Exception):
@@ -50,6 +53,11 @@ class HalfsuitError(Exception):
         where = self.where()
         return f"{where}: {self.message}" if where else self.message
 
+    @property
+    def errors(self) -> list[HalfsuitError]:
+        """Every error this one stands for: itself (``RecordErrors`` holds several)."""
+        return [self]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "code": self.code,
@@ -91,10 +99,63 @@ class RuleBreak(HalfsuitError):
 
 
 class Contradiction(HalfsuitError):
-    """No deal fits the record: it contradicts itself or the rules (exit 1)."""
+    """No deal fits the record: it contradicts itself or the rules (exit 1).
+
+    ``explanation`` (an ``analyzer.explain.Explanation``), when set, holds facts of the record
+    that cannot all be true.
+    """
 
     exit_code = 1
     code = "contradiction"
+    explanation: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        if self.explanation is not None:
+            data["explanation"] = self.explanation.to_dict()
+        return data
+
+
+class RecordErrors(HalfsuitError):
+    """Several independent errors found in one reading of a record, in the order of the file.
+
+    It reads as the first of them (its message, place and code); ``errors`` lists them all and
+    its text is one ``FILE:LINE:COL: message`` line each. Its exit status is the worst of theirs.
+    """
+
+    def __init__(self, errors: Sequence[HalfsuitError], *, more: int = 0) -> None:
+        first = errors[0]
+        super().__init__(
+            first.message, line=first.line, col=first.col, source=first.source, path=first.path, event=first.event
+        )
+        self._errors = list(errors)
+        self.more = more  # errors found beyond those listed
+        self.code = first.code
+        self.exit_code = max(e.exit_code for e in errors)
+
+    @property
+    def errors(self) -> list[HalfsuitError]:
+        return self._errors
+
+    def __str__(self) -> str:
+        lines = [str(e) for e in self._errors]
+        if self.more:
+            where = f"{self.path}: " if self.path else ""
+            lines.append(f"{where}{self.more} more error{'s' if self.more != 1 else ''} not shown")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "errors": [e.to_dict() for e in self._errors], "more": self.more}
+
+
+def raise_errors(errors: Sequence[HalfsuitError]) -> None:
+    """Raise what was found: nothing, the one error itself, or the first ``MAX_ERRORS`` together."""
+    if not errors:
+        return
+    if len(errors) == 1:
+        raise errors[0]
+    ordered = sorted(errors, key=lambda e: (e.path or "", e.line or 0, e.col or 0))
+    raise RecordErrors(ordered[:MAX_ERRORS], more=max(0, len(ordered) - MAX_ERRORS))
 
 
 class OutputError(HalfsuitError):

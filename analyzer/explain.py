@@ -46,8 +46,7 @@ RULES = ("elsewhere", "last-holder", "one-left", "full-hand", "needs-all", "coun
 
 def event_number(record: Record, i: int) -> int:
     """The number event ``i`` (1-based) has in the record: as written when known, else ``i``."""
-    written = getattr(record.events[i - 1], "number", None)
-    return written if isinstance(written, int) else i
+    return record.written_number(i)
 
 
 # ---------------------------------------------------------------- data
@@ -235,7 +234,10 @@ def read_facts(tracker: ViewTracker, pos: Position) -> list[Fact]:
             else:
                 found.append((lacks(p, c), src(e, "asked", other=ev.target)))
     order = {c: i for i, c in enumerate(pos.deck.cards)}
+    in_play = set(pos.in_play)
     for r in pos.at_least:
+        if not r.cards <= in_play:
+            continue  # a card of it left play unseen (a wrong claim without its split): nothing follows for now
         ev = events[r.event - 1]
         asked = ev.card if isinstance(ev, Ask) else None
         cards = tuple(sorted((c for c in r.cards if bluffing or c != asked), key=order.__getitem__))
@@ -245,9 +247,10 @@ def read_facts(tracker: ViewTracker, pos: Position) -> list[Fact]:
     for r in pos.not_all:
         cards = tuple(sorted(r.cards, key=order.__getitem__))
         found.append((Statement(NOT_ALL, r.player, cards=cards), src(r.event, "declare", book=r.book.name)))
-    counts = game.step(at).counts
+    step = game.step(at)
     for p in pos.players:
-        found.append((Statement(COUNT, p, k=counts[p]), Source("count")))
+        if p not in step.unsure:  # else only a bound: a wrong claim without its split took an unknown number
+            found.append((Statement(COUNT, p, k=step.counts[p]), Source("count")))
     return [Fact(f"f{i}", s, so) for i, (s, so) in enumerate(found, start=1)]
 
 
@@ -612,6 +615,7 @@ class _Chain:
                 prem = [fid, *(proof[lacks(p, c)] for c in ordered if c != left[0])]
                 changed |= self._step("one-left", prem, holds(p, left[0]))
         for p, _, ordered, fid in self.not_all:
+            changed |= self._someone_else(p, ordered, fid)
             missing = [c for c in ordered if c not in self.held[p]]
             if not missing:
                 self.broken = [fid, *(proof[holds(p, c)] for c in ordered)]
@@ -640,6 +644,28 @@ class _Chain:
                 return False
         return changed
 
+    def _someone_else(self, p: str, ordered: tuple[Card, ...], fid: str) -> bool:
+        """holds-not-all(P, S), and only P and Q may hold the cards of S => Q holds one of S."""
+        others = {q for c in ordered for q in self.poss[c] if q != p}
+        if len(others) != 1:
+            return False
+        (q,) = others
+        cards = tuple(c for c in ordered if q in self.poss[c])
+        conclusion = Statement(ONE_OF, q, cards=cards)
+        if conclusion in self.proof or any(c in self.held[q] for c in cards):
+            return False
+        if any(x == q and not cards_set.isdisjoint(cards) for x, cards_set, _, _ in self.one_of):
+            return False  # sets of one player must not overlap (the flow gives each its own card)
+        prem = [
+            fid,
+            *(self.proof[lacks(x, c)] for c in ordered for x in self.players if x != p and x not in self.poss[c]),
+        ]
+        sid = f"s{len(self.steps) + 1}"
+        self.steps[sid] = Step(sid, "not-all", tuple(dict.fromkeys(prem)), conclusion)
+        self.proof[conclusion] = sid
+        self.one_of.append((q, frozenset(cards), cards, sid))
+        return True
+
     def net(self) -> tuple[_Net, list[int]]:
         open_ = {c: tuple(p for p in self.players if p in self.poss[c]) for c in self.cards if len(self.poss[c]) > 1}
         room: dict[str, int | None] = {}
@@ -664,7 +690,7 @@ class _Chain:
         dead = flow.dead()
         if goal is not None and goal.kind == LACKS:
             preferred = [(k, p) for k, p in dead if p == goal.player and goal.card in flow.classes[k]]
-            dead = preferred or dead
+            dead = preferred + [kp for kp in dead if kp not in preferred]
         changed = False
         pred: dict[_Slot, list[_Slot]] = {q: [] for q in flow.succ}
         for q, nxt in flow.succ.items():
@@ -823,6 +849,7 @@ class Explainer:
         self.chain = _Chain(self.players, self.cards, self.facts)
         self.chain.run()
         self._cache: dict[Statement, Explanation] = {}
+        self.reducible = 0  # explanations kept with a fact too many, the rules falling short without it
 
     def card(self, card: Card) -> dict[str, Explanation]:
         """One explanation per player the solver places (``holds``) or rules out (``lacks``) for ``card``."""
@@ -869,6 +896,7 @@ class Explainer:
         chain.run(conclusion)
         by = chain.proof.get(conclusion)
         if by is None:  # the rules fell short on the reduced facts: keep the full chain
+            self.reducible += 1
             return facts, steps
         return chain.slice(by)
 
@@ -890,7 +918,7 @@ class Explainer:
 
 
 def explain_contradiction(tracker: ViewTracker, at: int) -> Explanation:
-    """Facts of the view after ``at`` events that cannot all be true (none can be left out).
+    """Facts of the view after ``at`` events that cannot all be true (leaving out any one, they can).
 
     Raises Contradiction when the record contradicts itself directly (a ``no`` from a player who
     held the card, ...): that error names the events already.
@@ -901,7 +929,16 @@ def explain_contradiction(tracker: ViewTracker, at: int) -> Explanation:
     if _fits(players, cards, [f.statement for f in facts]) is not None:
         raise ValueError(f"the facts after event {at} fit a deal")
     kept = list(facts)
-    for f in facts:
+    named = {f.statement.player for f in facts if f.statement.kind != COUNT}
+
+    # Hand sizes of players no other fact names go first: the others' sizes imply them anyway.
+    def rank(f: Fact) -> int:
+        if f.statement.kind != COUNT:
+            return 1
+        return 2 if f.statement.player in named else 0
+
+    order = sorted(facts, key=rank)
+    for f in order:
         rest = [g for g in kept if g is not f]
         if _fits(players, cards, [g.statement for g in rest]) is None:
             kept = rest
@@ -911,9 +948,9 @@ def explain_contradiction(tracker: ViewTracker, at: int) -> Explanation:
     if chain.broken and chain.broken != ["counting"]:
         _, steps = chain.slice([b for b in chain.broken if b != "counting"])
     lines = [_fact_sentence(f, tracker.record) for f in kept]
-    lines += [_step_sentence(s, steps) for s in steps]
+    said = {f.id: f.statement for f in kept} | {st.id: st.conclusion for st in steps}
+    lines += [_step_sentence(s, steps, said) for s in steps]
     text = " ".join(f"{i}. {s}" for i, s in enumerate(lines, start=1))
-    text += " These cannot all be true: no deal fits them."
     return Explanation(None, tuple(kept), tuple(steps), text)
 
 
@@ -967,10 +1004,16 @@ def _fact_sentence(f: Fact, record: Record) -> str:
     return f"{p} asked at event {e} instead of claiming the {book}, so {p} does not hold all of {_cards(s.cards)}."
 
 
-def _step_sentence(s: Step, steps: Sequence[Step] = ()) -> str:
+def _whole_hand(p: str, count: int, parts: Sequence[str]) -> str:
+    if count == 1 and len(parts) == 1:
+        return f"{p}'s only card is {parts[0]}"
+    return f"{p}'s {plural(count, 'card')} are {_and(parts)}"
+
+
+def _step_sentence(s: Step, steps: Sequence[Step] = (), said: dict[str, Statement] | None = None) -> str:
     c = s.conclusion
     p = c.player
-    card = _c(c.card)
+    card = c.card.pretty if c.card is not None else ""
     if s.rule == "elsewhere":
         holder = next((st.conclusion.player for st in steps if st.id in s.premises), None)
         return (
@@ -981,9 +1024,14 @@ def _step_sentence(s: Step, steps: Sequence[Step] = ()) -> str:
     if s.rule == "one-left":
         return f"So {p} holds {card}, the only one of those cards left to {p}."
     if s.rule == "full-hand":
-        return f"So {p} lacks {card}: all of {p}'s cards are known."
+        known = [_c(said[x].card) for x in s.premises if said and x in said and said[x].kind == HOLDS]
+        if not known:
+            return f"So {p} lacks {card}: {p} holds no cards."
+        return f"So {p} lacks {card}: {_whole_hand(p, len(known), known)}."
     if s.rule == "needs-all":
         return f"So {p} holds {card}: {p} may hold no other cards than the ones needed to fill the hand."
+    if s.rule == "not-all" and c.kind == ONE_OF:
+        return f"So {p} holds {_or(c.cards)}: nobody else but the asker may hold them, and the asker not all of them."
     if s.rule == "not-all":
         return f"So {p} lacks {card}: {p} holds the rest of those cards."
     k = s.counting
@@ -991,6 +1039,14 @@ def _step_sentence(s: Step, steps: Sequence[Step] = ()) -> str:
     team = [x for x, _ in k.room]
     room = sum(n for _, n in k.room)
     rooms = _and([f"{x} {n}" for x, n in k.room])
+    if not k.cards:
+        premises = [said[x] for x in s.premises if x in said] if said else []
+        count = next((x.k for x in premises if x.kind == COUNT), None)
+        parts = [_c(x.card) for x in premises if x.kind == HOLDS]
+        parts += [f"one of {_cards(x.cards)}" for x in premises if x.kind == ONE_OF]
+        if count is None or not parts:
+            return f"So {p} lacks {card}: all of {p}'s cards are accounted for."
+        return f"So {p} lacks {card}: {_whole_hand(p, count, parts)}."
     if k.side == "only":
         return (
             f"Counting: only {either(team)} may hold {_cards(k.cards) or 'no open card'}, "
@@ -1014,10 +1070,9 @@ def _explanation(conclusion: Statement, facts: list[Fact], steps: list[Step], re
     told: set[str] = set()
     by_id = {f.id: f for f in facts}
     for st in steps:
-        for x in st.premises:
-            if x in fact_ids and x not in told:
-                told.add(x)
-                order.append(by_id[x])
+        fresh = [by_id[x] for x in st.premises if x in fact_ids and x not in told]
+        told.update(f.id for f in fresh)
+        order.extend(sorted(fresh, key=lambda f: f.source.event or 0))
     order = [f for f in facts if f.id not in told] + order
     rename = {f.id: f"f{i}" for i, f in enumerate(order, start=1)}
     rename.update({st.id: f"s{i}" for i, st in enumerate(steps, start=1)})
@@ -1030,27 +1085,45 @@ def _explanation(conclusion: Statement, facts: list[Fact], steps: list[Step], re
             lines.append(_fact_sentence(f, record))
             said.add(f.id)
     fact_of = {f.id: f for f in new_facts}
+    said_by_id = {f.id: f.statement for f in new_facts} | {st.id: st.conclusion for st in new_steps}
     last = new_steps[-1] if new_steps else None
-    gathered: dict[str, list[Card]] = {}
+    gathered: dict[str, list[str]] = {}
     for st in new_steps:
-        for x in st.premises:
-            if x in fact_of and x not in said:
-                said.add(x)
-                lines.append(_fact_sentence(fact_of[x], record))
+        for f in sorted((fact_of[x] for x in st.premises if x in fact_of and x not in said), key=lambda f: f.id):
+            said.add(f.id)
+            lines.append(_fact_sentence(f, record))
         if st.rule == "elsewhere" and st is not last:
             c = st.conclusion.card
             assert c is not None
             if st.conclusion.player not in gathered:
                 gathered[st.conclusion.player] = []
-                lines.append(st.conclusion.player)  # a placeholder, filled in below
-            gathered[st.conclusion.player].append(c)
+            else:
+                lines.remove(st.conclusion.player)  # told once, after the last fact it rests on
+            lines.append(st.conclusion.player)  # a placeholder, filled in below
+            holder = next((said_by_id[x].player for x in st.premises if x in said_by_id), None)
+            gathered[st.conclusion.player].append(f"{c.pretty} (with {holder})" if holder else c.pretty)
             continue
         if st.rule == "one-left" and len(st.premises) == 1 and len(fact_of[st.premises[0]].statement.cards) == 1:
             continue  # the fact said it already
-        lines.append(_step_sentence(st, new_steps))
+        sentence = _step_sentence(st, new_steps, said_by_id)
+        prev = new_steps[new_steps.index(st) - 1] if new_steps.index(st) > 0 else None
+        if (
+            prev is not None
+            and prev.rule == st.rule
+            and prev.premises == st.premises
+            and prev.conclusion.player == st.conclusion.player
+            and prev.conclusion.kind == st.conclusion.kind
+            and lines
+            and lines[-1].endswith(".")
+            and st.conclusion.card is not None
+            and st.rule in ("counting", "full-hand", "needs-all")
+        ):
+            lines[-1] = lines[-1][:-1] + f", {st.conclusion.card.pretty}."
+            continue
+        lines.append(sentence)
     for p, cards in gathered.items():
         i = lines.index(p)
-        lines[i] = f"So {p} lacks {_cards(cards)}: {'each is' if len(cards) > 1 else 'it is'} known to be elsewhere."
+        lines[i] = f"So {p} lacks {', '.join(cards)}."
     if not new_steps and not any(f.statement == conclusion for f in new_facts):
         lines.append(f"So {conclusion.words}.")
     text = " ".join(f"{i}. {s}" for i, s in enumerate(lines, start=1))

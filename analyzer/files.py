@@ -15,8 +15,8 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
-import fcntl
 import functools
+import glob
 import os
 import shutil
 import sys
@@ -51,7 +51,7 @@ def encode_text(text: str, path: str | Path) -> bytes:
 
 
 def write_text_atomic(path: str | Path, text: str, *, inputs: Iterable[str | Path] = ()) -> Path:
-    """Write ``text`` as UTF-8 (``\\n`` line ends) to ``path`` at once; see ``write_bytes_atomic``."""
+    """Write ``text`` as UTF-8 to ``path`` at once; see ``write_bytes_atomic``."""
     return write_bytes_atomic(path, encode_text(text, path), inputs=inputs)
 
 
@@ -59,9 +59,9 @@ def write_bytes_atomic(path: str | Path, data: bytes, *, inputs: Iterable[str | 
     """Write ``data`` to ``path`` through a temporary file in its folder and one rename.
 
     A missing folder is made; a path that is not a regular file (``/dev/stdout``, a FIFO) is
-    written to directly, not replaced. The file keeps the permissions of the one it replaces (new files
-    get the usual ones); a symlink is written through, to the file it points at. Refuses (before
-    writing) when ``path`` is one of ``inputs``. Returns ``path``.
+    written to directly, not replaced. The file keeps the permissions of the one it replaces
+    (new files get the usual ones); a symlink is written through, to the file it points at.
+    Refuses (before writing) when ``path`` is one of ``inputs``. Returns ``path``.
     """
     check_not_input([path], inputs)
     given = Path(path)
@@ -112,11 +112,12 @@ def _fill(fd: int, data: bytes) -> None:
 
 
 def check_not_input(outputs: Iterable[str | Path], inputs: Iterable[str | Path]) -> None:
-    """Refuse (OutputError) when an output path is, or leads to, a file the command reads."""
+    """Refuse (OutputError) when an output path is, or leads to, a file the command reads, or is a
+    folder that holds one (a folder output is replaced whole, so what is inside it would go)."""
     read = list(inputs)
     for output in outputs:
         for source in read:
-            if _same_file(Path(output), Path(source)):
+            if _same_file(Path(output), Path(source)) or Path(source).resolve().is_relative_to(Path(output).resolve()):
                 raise OutputError(
                     f"refusing to write over {source}, which this command reads; choose another --out",
                     path=str(output),
@@ -185,8 +186,13 @@ def published_folder(target: str | Path, names: Collection[str]) -> Iterator[Pat
             raise _error(shown, exc) from None
         try:
             yield fresh
-            os.chmod(fresh, 0o777 & ~_umask())
+            os.chmod(fresh, _mode_for(final, 0o777))
             _publish(fresh, final)
+        except OutputError as exc:
+            # Name the file where it was going, not the fresh folder nobody will see.
+            if exc.path is not None and Path(exc.path).is_relative_to(fresh):
+                exc.path = str(shown / Path(exc.path).relative_to(fresh))
+            raise
         except OSError as exc:
             raise _error(shown, exc) from None
         finally:
@@ -212,6 +218,12 @@ def _publish(fresh: Path, final: Path) -> None:
     """Put ``fresh`` in place of ``final``; the old contents end up in ``fresh`` (to be removed)."""
     if not final.exists():
         os.rename(fresh, final)
+        return
+    if not any(final.iterdir()):
+        # No earlier set to keep whole, and the folder may be where a shell stands: the files
+        # move in, the folder stays.
+        for path in sorted(fresh.iterdir()):
+            os.rename(path, final / path.name)
         return
     if _exchange(fresh, final):
         return
@@ -241,7 +253,7 @@ def _exchange(a: Path, b: Path) -> bool:
 
 def _clear_leftovers(final: Path) -> None:
     """Remove fresh or old folders left by a run that was killed (the lock says none is running)."""
-    for stale in final.parent.glob(f".{final.name}.*-*"):
+    for stale in final.parent.glob(f".{glob.escape(final.name)}.*-*"):
         if stale.is_dir() and stale.name.split(".")[-1].startswith(("new-", "old-")):
             shutil.rmtree(stale, ignore_errors=True)
 
@@ -249,6 +261,8 @@ def _clear_leftovers(final: Path) -> None:
 @contextlib.contextmanager
 def _locked(final: Path, shown: Path) -> Iterator[None]:
     """Hold ``.NAME.lock`` beside the folder, or refuse at once when another run holds it."""
+    import fcntl  # POSIX only: imported here so that merely reading records works anywhere
+
     lock = final.parent / f".{final.name}.lock"
     while True:
         try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .record import Ask, Claim, Event, Holding, Pass
+from .record import Ask, Event, Holding, Pass
 from .render import Inline, joined, styled
 from .replay import Game
 
@@ -57,12 +57,8 @@ def event_inline(game: Game, event: Event) -> tuple[Inline, ...]:
     text: tuple[Inline, ...] = (who(game, event.claimant), f" claims {event.book.pretty}: ")
     text += _holding(game, event.said)
     if not event.correct:
-        text += (styled("muted", "; actually "), *_holding(game, event.actual or ()))
+        if event.actual is not None:
+            text += (styled("muted", "; actually "), *_holding(game, event.actual))
+        else:
+            text += (styled("muted", "; the split was not written down"),)
     return text
-
-
-def actor(event: Event) -> str:
-    """The player who made the event: the asker, the claimant or the one passing."""
-    if isinstance(event, Ask):
-        return event.asker
-    return event.claimant if isinstance(event, Claim) else event.player

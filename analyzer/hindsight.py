@@ -23,6 +23,7 @@ from .cards import Card
 from .knowledge import ViewTracker
 from .record import Record
 from .replay import Game
+from .solver import solve
 
 WHOLE_RECORD = "the Hand lines"  # the name of the view that takes every Hand line at once
 
@@ -94,13 +95,14 @@ def deal_in_hindsight(game: Game, upto: int | None = None) -> Hindsight:
     last = game.trusted_until if upto is None else upto
     record = game.record
     tracker = ViewTracker(game, WHOLE_RECORD, hands=dict(record.hands))
-    _, holders = solve_position(tracker, last)
+    pos, _ = solve_position(tracker, last)
+    unseen = solve(pos).dealt  # never shown, so never moved (or left play unseen): who may have been dealt it
     dealt: dict[Card, tuple[str, ...]] = {}
     for card in record.rules.deck.cards:
         if tracker.reveal.get(card, last + 1) <= last:
             dealt[card] = (tracker.origin[card],)  # shown by then: dealt to whom it was first shown with
         else:
-            dealt[card] = holders[card]  # never shown, so never moved: its holders now were dealt it
+            dealt[card] = unseen[card]
     return Hindsight(record, last, dealt)
 
 

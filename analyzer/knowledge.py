@@ -37,7 +37,13 @@ class Requirement:
     player: str
     book: Book
     cards: frozenset[Card]
-    event: int  # the latest ask that says so
+    event: int  # the latest ask that says so (its place among the events, from 1)
+    number: int | None = None  # that event's number as the file writes it, when known
+
+    @property
+    def label(self) -> str:
+        """``event 24``: the ask named as the file numbers it."""
+        return f"event {self.event if self.number is None else self.number}"
 
 
 @dataclass
@@ -50,7 +56,7 @@ class Position:
     players: tuple[str, ...]
     in_play: tuple[Card, ...]
     known: dict[Card, str]  # current holder of every in-play card whose holder the view knows
-    allowed: dict[Card, tuple[str, ...]]  # never-shown cards: who may have been dealt them
+    allowed: dict[Card, tuple[str, ...]]  # never-shown cards (some gone in a short wrong claim): who was dealt them
     slots: dict[str, int]  # never-shown cards each player was dealt
     at_least: list[Requirement] = field(default_factory=list)
     not_all: list[Requirement] = field(default_factory=list)
@@ -217,8 +223,8 @@ class ViewTracker:
         events = self.record.events
         line = events[step - 1].line if step > 0 else self.record.header_lines.get("Teams")
         if 0 < event < step:
-            message = f"event {event}: {message}"
-        return Contradiction(message, line=line, path=self.record.path, event=step)
+            message = f"{self.record.event_label(event)}: {message}"
+        return Contradiction(message, line=line, path=self.record.path, event=self.record.written_number(step))
 
     def position(self, at: int) -> Position:
         """The constraints after ``at`` events; raises Contradiction when they contradict directly."""
@@ -231,8 +237,14 @@ class ViewTracker:
         known: dict[Card, str] = {}
         allowed: dict[Card, tuple[str, ...]] = {}
         ruled_out: dict[Card, dict[str, int]] = {}
-        for c in in_play:
-            if reveal.get(c, INF) <= at:
+        for c in self.deck.cards:
+            shown = reveal.get(c, INF) <= at
+            if not history[c].claimed_after(at):
+                if shown:
+                    continue
+                # Out of play in a wrong claim written without its split, never shown: who was
+                # dealt it is as unknown as for a card in play, and a deal must still place it.
+            elif shown:
                 known[c] = history[c].holder_at(at, self.origin[c])
                 continue
             out, ps = self._allowed(c, at)
@@ -325,5 +337,5 @@ class ViewTracker:
             cards = unseen[book.name]
             if not cards:
                 raise self._error(at, event, f"{asker} " + broken.format(book=book.name))
-            found.append(Requirement(asker, book, cards, event))
+            found.append(Requirement(asker, book, cards, event, self.game.numbers[event - 1]))
         return found

@@ -294,14 +294,16 @@ a .tag { text-decoration: none; }
 .scroll { overflow-x: auto; margin: .5rem 0 1rem; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: .93rem; }
 th, td { padding: .28rem .6rem; border-bottom: 1px solid var(--line); text-align: left;
-  vertical-align: top; }
+  vertical-align: top; white-space: nowrap; }
 th { background: #f1f5f9; font-weight: 600; }
 tbody tr:nth-child(even) { background: #fafbfd; }
 tbody tr:hover { background: #f1f5f9; }
 th.r, td.r { text-align: right; }
 th.c, td.c { text-align: center; }
 tr.claim { background: #fffbeb !important; }
-table.mistakes td:nth-child(5), table.timeline td:nth-child(4) { white-space: nowrap; }
+tr.broken { background: #fef3c7 !important; }
+tr.untrusted td { color: var(--muted); }
+.tag.broken { background: #fde68a; color: #78350f; }
 tr.note td { color: var(--muted); font-style: italic; }
 tr.total td { font-weight: 600; border-top: 2px solid var(--line); }
 table.grid td, table.grid th { padding: .12rem .5rem; }
@@ -313,17 +315,40 @@ table.grid tr.book-start td { border-top: 2px solid #cbd5e1; }
 .o1 { background: #fffbeb; } .o2 { background: #fef3c7; } .o3 { background: #fde68a; }
 .o4 { background: #fcd34d; } .o5 { background: #f59e0b; color: #fff; }
 figure { margin: .5rem 0 1.25rem; }
-figure svg { width: 100%; max-width: 960px; height: auto; display: block; }
+figure svg { width: 100%; max-width: 680px; height: auto; display: block; }
 figcaption { color: var(--muted); font-size: .9rem; }
 details { margin: .4rem 0; border: 1px solid var(--line); border-radius: 8px;
   padding: .35rem .8rem; }
 details > summary { cursor: pointer; font-weight: 600; }
 details[open] > summary { margin-bottom: .4rem; }
 ul { margin: .4rem 0; padding-left: 1.3rem; }
+h3 .tag, p .tag { font-size: .8rem; }
+@media (max-width: 520px) {
+  body { font-size: 14px; }
+  main { padding: .75rem .45rem 3rem; }
+  h1 { font-size: 1.45rem; }
+  section { padding: .75rem .6rem; border-radius: 8px; }
+  .banner { font-size: 1.05rem; padding: .6rem .7rem; }
+  .score { font-size: 1.6rem; }
+  th, td { padding: .22rem .4rem; }
+  table.grid td, table.grid th { padding: .1rem .28rem; }
+  .o1, .o2, .o3, .o4, .o5 { min-width: 2.3em; }
+}
 @media print {
-  body { background: #fff; }
-  section { box-shadow: none; break-inside: avoid-page; }
-  details { border: none; }
+  @page { margin: 12mm; }
+  body { background: #fff; font-size: 10.5pt; }
+  main { max-width: none; padding: 0; }
+  nav.toc { display: none; }
+  section { box-shadow: none; border: none; padding: 0; margin: 0 0 1rem; }
+  details { border: none; padding: 0; }
+  details::details-content { content-visibility: visible; display: block; }
+  details > summary { list-style: none; }
+  .scroll { overflow: visible; }
+  table, figure, h3 { break-inside: avoid; }
+  h2, h3 { break-after: avoid; }
+  figure svg { max-width: 17cm; }
+  a { color: inherit; text-decoration: none; }
+  .o1, .o2, .o3, .o4, .o5, .tag, th, tr.claim { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
 }
 """
 

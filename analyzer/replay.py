@@ -10,6 +10,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .cards import Book, Card
 from .errors import RuleBreak
@@ -19,6 +20,7 @@ from .rules import (
     Break,
     Outcome,
     PlayState,
+    RuleSet,
     ask_breaks,
     claim_breaks,
     pass_breaks,
@@ -49,10 +51,19 @@ class Step:
     score: tuple[int, int]
     books: dict[str, BookResult]  # claimed books by name
     shown: dict[Card, str]  # cards in play whose holder is public, and that holder
+    # After a wrong claim written without its split, ``counts`` are the most each player can
+    # hold: ``unsure`` is how many of them each may have lost to it, ``unplaced`` how many cards
+    # left play from holders the record does not name.
+    unsure: dict[str, int] = field(default_factory=dict)
+    unplaced: int = 0
 
     @property
     def in_play(self) -> int:
-        return sum(self.counts.values())
+        return sum(self.counts.values()) - self.unplaced
+
+    def count_text(self, player: str) -> str:
+        """The player's card count as a person would read it: ``≤5`` when it is only a bound."""
+        return f"≤{self.counts[player]}" if self.unsure.get(player) else str(self.counts[player])
 
 
 @dataclass(frozen=True)
@@ -126,6 +137,11 @@ class Game:
     def step(self, at: int) -> Step:
         return self.steps[at]
 
+    @cached_property
+    def numbers(self) -> list[int]:
+        """The number the file gives each event (``Record.numbers``)."""
+        return self.record.numbers()
+
     def play_state(self, at: int) -> PlayState:
         """The state the rules of who may act look at after ``at`` events. Before the first event
         the turn is the first actor's: the record names no dealer, and whoever acts first had the
@@ -135,7 +151,7 @@ class Game:
         if turn is None and at < len(self.events):
             turn = actor(self.events[at])
         last = self.events[at - 1] if at > 0 else None
-        claimed = {name: r.event for name, r in step.books.items()}
+        claimed = {name: self.numbers[r.event - 1] for name, r in step.books.items()}
         return PlayState(
             self.record.rules,
             self.record.table,
@@ -143,6 +159,7 @@ class Game:
             turn,
             claimed,
             last.claimant if isinstance(last, Claim) else None,
+            step.unsure,
         )
 
 
@@ -171,8 +188,11 @@ class _Replayer:
         self.tracked: dict[Card, str] = {c: p for p, cards in record.hands.items() for c in cards}
         self.history: dict[Card, CardHistory] = {c: CardHistory() for c in self.deck.cards}
         self.violations: list[Violation] = []
+        self.unsure: dict[str, int] = {}
+        self.unplaced = 0
         self.last: Event | None = None
         self.n = 0
+        self.numbers = record.numbers()
 
     def run(self) -> Game:
         steps = [self.snapshot()]
@@ -191,13 +211,20 @@ class _Replayer:
 
     def snapshot(self) -> Step:
         return Step(
-            self.n, dict(self.counts), self.turn, (self.score[0], self.score[1]), dict(self.books), dict(self.shown)
+            self.n,
+            dict(self.counts),
+            self.turn,
+            (self.score[0], self.score[1]),
+            dict(self.books),
+            dict(self.shown),
+            {p: k for p, k in self.unsure.items() if k},
+            self.unplaced,
         )
 
     def brk(self, code: str, message: str, player: str | None = None) -> None:
         line = self.event.line
         if not self.lenient:
-            raise RuleBreak(message, code=code, line=line, path=self.record.path, event=self.n)
+            raise RuleBreak(message, code=code, line=line, path=self.record.path, event=self.numbers[self.n - 1])
         self.violations.append(Violation(self.n, line, code, message, player))
 
     def brk_all(self, found: list[Break]) -> None:
@@ -208,9 +235,9 @@ class _Replayer:
 
     def state(self) -> PlayState:
         """The state the rules of who may act look at, before the current event."""
-        claimed = {name: r.event for name, r in self.books.items()}
+        claimed = {name: self.numbers[r.event - 1] for name, r in self.books.items()}
         last = self.last.claimant if isinstance(self.last, Claim) else None
-        return PlayState(self.rules, self.table, self.counts, self.turn, claimed, last)
+        return PlayState(self.rules, self.table, self.counts, self.turn, claimed, last, self.unsure)
 
     def show(self, card: Card, holder: str) -> None:
         """The card is seen at holder (an answered ask or a checked claim)."""
@@ -264,7 +291,7 @@ class _Replayer:
             self.shown[e.card] = e.asker
             self.tracked[e.card] = e.asker
             self.history[e.card].moves.append((self.n, e.asker))
-            self.counts[e.target] = max(0, self.counts[e.target] - 1)
+            self.lose(e.target)
             self.counts[e.asker] += 1
         self.turn = turn_after_ask(e.asker, e.target, moved)
 
@@ -285,6 +312,8 @@ class _Replayer:
                 self.brk("claim-opponent", f"the claim gives cards to {p}, an opponent of {e.claimant}", e.claimant)
         if e.correct:
             truth = said
+        elif e.short:
+            truth = {}  # the record does not say where the cards were
         else:
             assert e.actual is not None
             self.check_names_book(e, [c for _, cards in e.actual for c in cards], "the actual holders")
@@ -321,23 +350,66 @@ class _Replayer:
     def settle(self, e: Claim, book: Book, team: int, truth: dict[Card, str]) -> None:
         points = self.rules.points(book)
         if e.correct:
-            outcome, scorer = Outcome.CORRECT, team
+            outcome = Outcome.CORRECT
+        elif e.short:
+            outcome = self.short_outcome(e, team)
         else:
             all_in_team = all(self.table.team_of(p) == team for p in truth.values())
             outcome = self.rules.wrong_claim_outcome(all_in_team)
-            scorer = 3 - team
-        won_by = None if outcome is Outcome.FORFEITED else scorer
+        won_by = {Outcome.CORRECT: team, Outcome.WRONG: 3 - team, Outcome.FORFEITED: None}[outcome]
         if won_by is not None:
             self.score[won_by - 1] += points
         self.books[book.name] = BookResult(book, self.n, e.claimant, outcome, won_by, points)
+        unplaced = 0
         for card in book.cards:
             holder = truth.get(card)
             if holder is not None:
                 self.show(card, holder)
-                self.counts[holder] = max(0, self.counts[holder] - 1)
+            else:
+                # A short wrong claim: the holder is public only for a card shown before (Hand
+                # lines are not used, so every view sees the same counts); nothing is shown now.
+                holder = self.shown.get(card)
+            if holder is not None:
+                self.lose(holder)
+            else:
+                unplaced += 1
             self.shown.pop(card, None)
             self.tracked.pop(card, None)
             self.history[card].claimed = self.n
+        if unplaced:
+            # Who held them is unknown: any player who may have had them may now hold fewer.
+            may = self.table.teammates(e.claimant) if outcome is Outcome.FORFEITED else self.table.seats
+            for p in may:
+                self.unsure[p] = min(self.counts[p], self.unsure.get(p, 0) + unplaced)
+            self.unplaced += unplaced
+
+    def lose(self, player: str) -> None:
+        """``player`` gives up a card (taken by an ask, or out of play in a claim)."""
+        self.counts[player] = max(0, self.counts[player] - 1)
+        if self.unsure.get(player, 0) > self.counts[player]:
+            self.unsure[player] = self.counts[player]
+
+    def short_outcome(self, e: Claim, team: int) -> Outcome:
+        """How a wrong claim written without its split was settled, as the record says."""
+        fish = self.rules.rule_set is RuleSet.FISH
+        if e.forfeited:
+            if not fish:
+                return Outcome.FORFEITED
+            self.brk(
+                "claim-score",
+                "under fish rules a wrong claim goes to the other team; it is never forfeited",
+                e.claimant,
+            )
+        elif e.to_team == team:
+            self.brk("claim-score", f"a wrong claim never scores for the claiming team (team {team})", e.claimant)
+        elif e.to_team is None and not fish:
+            self.brk(
+                "claim-score",
+                "under literature rules a wrong claim without its split says who scored it: "
+                "': wrong, to team N' or ': wrong, forfeited'",
+                e.claimant,
+            )
+        return Outcome.WRONG
 
     # -- passes
 

@@ -23,11 +23,12 @@ from urllib.parse import quote
 
 from .analysis import Analysis, Holders, analyze, forked_map
 from .cards import Card
+from .explain import Explainer, Unexplained
 from .files import write_text_atomic
-from .game_text import actor, event_inline, kind_text, score_text
+from .game_text import event_inline, kind_text, score_text
 from .knowledge import PUBLIC, ViewTracker
 from .odds import TooLarge, card_odds
-from .record import Ask, Pass
+from .record import Ask, Pass, actor
 from .render import Inline, Span
 from .replay import Game
 from .rules import Outcome
@@ -44,24 +45,38 @@ def replay_file(stem: str) -> str:
 
 def replay_link(stem: str, at: int, view: str = PUBLIC) -> str:
     """A link to a step and view of the replay page: ``game-replay.html#23-Ben``."""
-    return f"{quote(replay_file(stem))}#{at}-{quote(view)}"
+    return f"{quote(replay_file(stem))}#{at}-{quote(view, safe='')}"
 
 
 # ---------------------------------------------------------------- odds, once per step and view
 
 
-def odds_table(game: Game, views: list[str], last: int, workers: int = 1) -> OddsTable:
+def view_tracker(game: Game, view: str, worked_out: dict[str, tuple[Card, ...]] | None = None) -> ViewTracker:
+    """The tracker of a view, given the hand of a player the record works out (``hindsight``)."""
+    hand = (worked_out or {}).get(view)
+    return ViewTracker(game, view, hands=None if hand is None else {view: hand})
+
+
+def odds_table(
+    game: Game,
+    views: list[str],
+    last: int,
+    workers: int = 1,
+    worked_out: dict[str, tuple[Card, ...]] | None = None,
+) -> OddsTable:
     """The exact odds of every card at every step 0..last in each view (forked per view).
 
-    A step too large to count exactly (house rule ``must-declare``) has None.
+    ``worked_out`` gives the hands of views without a Hand line. A step too large to count
+    exactly (house rule ``must-declare``) has None.
     """
-    counted = forked_map(game, _view_odds, [(v, last) for v in views], workers)
+    hands = worked_out or {}
+    counted = forked_map(game, _view_odds, [(v, last, hands.get(v)) for v in views], workers)
     return dict(zip(views, counted, strict=True))
 
 
-def _view_odds(game: Game, job: tuple[str, int]) -> list[Shares | None]:
-    view, last = job
-    tracker = ViewTracker(game, view)
+def _view_odds(game: Game, job: tuple[str, int, tuple[Card, ...] | None]) -> list[Shares | None]:
+    view, last, hand = job
+    tracker = view_tracker(game, view, None if hand is None else {view: hand})
     out: list[Shares | None] = []
     for at in range(last + 1):
         try:
@@ -71,9 +86,41 @@ def _view_odds(game: Game, job: tuple[str, int]) -> list[Shares | None]:
     return out
 
 
+Explanations = dict[str, dict[int, dict[Card, dict[str, str]]]]  # view -> step -> card -> player -> text
+
+
+def mistake_explanations(analysis: Analysis, found: MistakeReport) -> Explanations:
+    """Why each card in play is placed or ruled out, at the step of each mistake in its player's view.
+
+    Explanations of every card at every step would not fit a page (measured on the 128-event
+    sample: about 110 a view and step, 14 KB; 13 MB for the whole game), so the page carries
+    them where a coach looks: at each mistake, as the mistaken player saw it.
+    """
+    game = analysis.game
+    out: Explanations = {}
+    for m in found.mistakes:
+        whose = m.judged or m.player  # a broken lockout is judged in the opponent's view
+        view = whose if analysis.has_view(whose) else PUBLIC
+        at = m.at
+        if at > analysis.steps or at in out.get(view, {}):
+            continue
+        explainer = Explainer(view_tracker(game, view, analysis.worked_out), at)
+        cards: dict[Card, dict[str, str]] = {}
+        for card in explainer.cards:
+            try:
+                found_card = explainer.card(card)
+            except Unexplained:
+                continue  # the rules fell short: the page shows the holders without a why
+            if found_card:
+                cards[card] = {p: e.text for p, e in found_card.items()}
+        out.setdefault(view, {})[at] = cards
+    return out
+
+
 def percent(share: Fraction) -> int:
     """Whole percents as the grids show them; 0 stands for a possible holder under 1%."""
-    return int(share * 100 + Fraction(1, 2)) if share >= Fraction(1, 100) else 0
+    n, d = share.numerator, share.denominator
+    return (200 * n + d) // (2 * d) if 100 * n >= d else 0
 
 
 # ---------------------------------------------------------------- the embedded data
@@ -124,8 +171,12 @@ def replay_data(
     found: MistakeReport,
     odds: OddsTable | None = None,
     report: str | None = None,
+    why: Explanations | None = None,
 ) -> dict[str, Any]:
-    """Everything the replay page shows, as plain JSON data (deterministic: no dates)."""
+    """Everything the replay page shows, as plain JSON data (deterministic: no dates).
+
+    ``why`` (default: ``mistake_explanations``) are the explanations the page carries.
+    """
     record = game.record
     deck = record.rules.deck
     players = {p: i for i, p in enumerate(record.players)}
@@ -134,6 +185,8 @@ def replay_data(
     book_index = {b.name: i for i, b in enumerate(deck.books)}
     last = analysis.steps
     views = list(analysis.views)
+    if why is None:
+        why = mistake_explanations(analysis, found)
 
     def holders_hex(holders: Holders) -> str:
         return "".join(f"{_mask(players, holders[c]) if c in holders else 0:02x}" for c in cards)
@@ -179,6 +232,10 @@ def replay_data(
             "odds": [odds_row(h, s) if (s := shares[at]) is not None else None for at, h in enumerate(per_step)]
             if shares is not None
             else None,
+            "why": {
+                str(at): {str(card_index[c]): texts for c, texts in cards.items()}
+                for at, cards in sorted(why.get(v, {}).items())
+            },
         }
     broken = {v.event: v.message for v in game.violations}
     events = []
@@ -201,6 +258,7 @@ def replay_data(
         "last": last,
         "steps": steps,
         "views": views,
+        "hands": {v: analysis.hand_status(v) for v in views if v != PUBLIC},
         "view": view_data,
         "mistakes": [_mistake_data(m, views) for m in found.mistakes],
         "unjudged": list(found.unjudged),
@@ -221,6 +279,9 @@ def _mistake_data(m: Mistake, views: list[str]) -> dict[str, Any]:
     }
     if m.odds:
         data["odds"] = m.odds
+    texts = [e.text for e in getattr(m, "explanations", ())]  # worked out by hindsight, when given
+    if texts:
+        data["explanations"] = texts
     return data
 
 
@@ -273,21 +334,23 @@ def write_replay(
     odds: OddsTable | None = None,
     with_odds: bool = True,
     report: str | None = None,
+    why: Explanations | None = None,
     workers: int = 1,
 ) -> ReplayPage:
     """Write ``<stem>-replay.html`` into ``out_dir`` (made if needed).
 
     ``analysis``, ``found`` (the mistakes) and ``odds`` save computing them again; without
     ``odds`` they are counted here when ``with_odds``. ``report`` is the file name of the
-    game's report, for a link back.
+    game's report, for a link back; ``why`` the explanations already worked out
+    (``mistake_explanations``).
     """
     if analysis is None:
         analysis = analyze(game, upto=game.trusted_until, workers=workers)
     if found is None:
         found = mistakes(analysis)
     if odds is None and with_odds:
-        odds = odds_table(game, list(analysis.views), analysis.steps, workers)
-    data = replay_data(game, analysis, found, odds, report)
+        odds = odds_table(game, list(analysis.views), analysis.steps, workers, analysis.worked_out)
+    data = replay_data(game, analysis, found, odds, report, why)
     path = Path(out_dir) / replay_file(game.record.name)
     write_text_atomic(path, replay_html(data), inputs=[game.record.path] if game.record.path else [])
     return ReplayPage(path, data)

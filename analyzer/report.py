@@ -15,16 +15,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from .analysis import Analysis, Holders, analyze
-from .cards import Card
+from .analysis import Analysis, Holders
+from .cards import Card, parse_card
 from .charts import known_chart, score_chart
 from .errors import UsageError
+from .explain import Explanation
 from .files import check_not_input, encode_text, write_bytes_atomic
-from .game_text import actor, event_inline, kind_text, names, score_text, team_label, who
+from .game_text import event_inline, kind_text, names, score_text, team_label, who
+from .hindsight import judged_analysis
 from .information import AskInformation, PlayerInformation, ask_information, player_information
 from .knowledge import PUBLIC, ViewTracker, resolve_view
 from .odds import TooLarge, card_odds
-from .record import Ask, Claim, Comment, Event, Pass
+from .record import Ask, Claim, Comment, Event, Pass, Record, actor
 from .render import (
     Block,
     Chart,
@@ -47,9 +49,20 @@ from .render import (
     styled,
 )
 from .replay import Game
+from .replay_page import (
+    Explanations,
+    OddsTable,
+    Shares,
+    mistake_explanations,
+    odds_table,
+    replay_file,
+    replay_link,
+    view_tracker,
+    write_replay,
+)
 from .rules import Outcome, RuleSet
 from .stats import player_stats, rate_text
-from .tactics import KINDS, Mistake, MistakeReport, claimable, mistakes, quote_odds
+from .tactics import KINDS, Mistake, MistakeReport, NotKnown, claimable, explain_mistakes, mistakes, quote_odds
 from .wording import plural
 
 MARKS = {"known": "●", "possible": "○", "impossible": "·"}
@@ -71,10 +84,11 @@ class ReportFiles:
     html: Path
     markdown: Path
     charts: tuple[Path, ...]
+    replay: Path | None = None
 
     @property
     def paths(self) -> tuple[Path, ...]:
-        return (self.html, self.markdown, *self.charts)
+        return (self.html, self.markdown, *self.charts, *((self.replay,) if self.replay else ()))
 
 
 @dataclass(frozen=True)
@@ -85,6 +99,8 @@ class Report:
     title: str
     blocks: tuple[Block, ...]
     charts: tuple[Chart, ...]
+    found: MistakeReport
+    why: Explanations  # the explanations at each mistake, for the replay page too
 
     def html(self) -> str:
         return html_page(self.title, self.blocks)
@@ -102,15 +118,26 @@ def write_report(
     odds: bool = True,
     asks: list[AskInformation] | None = None,
     found: MistakeReport | None = None,
+    tables: OddsTable | None = None,
+    replay: bool = True,
 ) -> ReportFiles:
-    """Write ``<stem>.html``, ``<stem>.md`` and ``<stem>-*.svg`` into ``out_dir`` (made if needed).
+    """Write ``<stem>.html``, ``<stem>.md``, ``<stem>-*.svg`` and the replay page into ``out_dir``.
 
-    ``stem`` is the record's file name without extension. See ``build_report`` for the options.
+    ``stem`` is the record's file name without extension; the folder is made if needed. With
+    ``replay`` (the default) the game's replay page ``<stem>-replay.html`` is written too and the
+    report links to it. See ``build_report`` for the other options.
     """
-    report = build_report(game, view, moments, analysis, odds, asks, found)
+    if analysis is None:
+        analysis = judged_analysis(game)[0]
+    if odds and replay and tables is None:
+        tables = odds_table(game, list(analysis.views), analysis.steps, worked_out=analysis.worked_out)
+    report = build_report(game, view, moments, analysis, odds, asks, found, tables, replay)
     out = Path(out_dir)
     files = ReportFiles(
-        out / f"{report.stem}.html", out / f"{report.stem}.md", tuple(out / chart.file for chart in report.charts)
+        out / f"{report.stem}.html",
+        out / f"{report.stem}.md",
+        tuple(out / chart.file for chart in report.charts),
+        out / replay_file(report.stem) if replay else None,
     )
     inputs = [game.record.path] if game.record.path else []
     check_not_input(files.paths, inputs)
@@ -119,6 +146,8 @@ def write_report(
     pages = [encode_text(text, path) for path, text in zip(paths, texts, strict=True)]  # all or none
     for path, data in zip(paths, pages, strict=True):
         write_bytes_atomic(path, data, inputs=inputs)
+    if replay:
+        write_replay(game, out, analysis, report.found, tables if odds else None, False, files.html.name, report.why)
     return files
 
 
@@ -130,6 +159,8 @@ def build_report(
     odds: bool = True,
     asks: list[AskInformation] | None = None,
     found: MistakeReport | None = None,
+    tables: OddsTable | None = None,
+    replay: bool = False,
 ) -> Report:
     """Build the report of a replayed game.
 
@@ -140,16 +171,18 @@ def build_report(
     is analyzed up to its last trusted step. With ``odds`` (the default) the grids are shaded by
     exact odds, mistakes quote the odds the player faced, and the players table gives the bits
     each player's asks gave away and gained. ``asks`` and ``found`` (the mistakes, with their odds
-    quoted when ``odds``) save computing them again, for instance in forked workers beforehand.
+    quoted when ``odds``) save computing them again, for instance in forked workers beforehand;
+    ``tables`` likewise saves counting the odds of the grids (``replay_page.odds_table``). With
+    ``replay`` the report links each mistake to its step and view on the replay page.
     """
     record = game.record
     name = resolve_view(record, view)
     if analysis is None:
-        analysis = analyze(game, upto=game.trusted_until)
+        analysis = judged_analysis(game)[0]
     steps = _moments(game, analysis.steps, moments)
     bits: dict[str, PlayerInformation] | None = None
     if found is None:
-        found = mistakes(analysis)
+        found = explain_mistakes(analysis, mistakes(analysis))
         if odds:
             try:
                 found = quote_odds(analysis, found)
@@ -171,18 +204,26 @@ def build_report(
     )
     score_svg = _score_svg(game, analysis.steps)
     score = Chart(f"{stem}-score.svg", score_svg, "The score after each event")
+    grids = Grids(game, analysis, tables, odds)
+    why = mistake_explanations(analysis, found)
     blocks: list[Block] = [
         Heading(1, (title,)),
         _subtitle(game, name),
         _banner(game),
+        *((_replay_para(stem, name),) if replay else ()),
+        Section("mistakes", "Mistakes: what to learn", _mistake_blocks(game, analysis, found, grids, why, replay)),
         Section("game", "The game", _game_blocks(game, analysis)),
         Section("players", "Players", (_players_table(game, found, bits), *((BITS_NOTE,) if bits else ()))),
         Section("charts", "Charts", _chart_blocks(game, known, score)),
         Section("timeline", "Timeline", _timeline(game, found)),
-        Section("cards", "Card locations", _grids(game, analysis, name, steps, odds)),
-        Section("mistakes", "Mistakes", _mistake_blocks(game, analysis, found)),
+        Section("cards", "Card locations", _grids(game, grids, name, steps)),
     ]
-    return Report(stem, title, tuple(blocks), (known, score))
+    return Report(stem, title, tuple(blocks), (known, score), found, why)
+
+
+def _replay_para(stem: str, view: str) -> Block:
+    target = replay_link(stem, 0, view)
+    return Para((link(target, "Step through the game"), " on its replay page, in any player's view."))
 
 
 def _moments(game: Game, last: int, moments: Sequence[int] | None) -> list[int]:
@@ -237,6 +278,15 @@ def _banner(game: Game) -> Block:
 # ---------------------------------------------------------------- the game
 
 
+def _breaks_text(game: Game, steps: int, done: str) -> str:
+    """Where a leniently read record breaks the rules, and how far it was analyzed or judged."""
+    events = sorted({game.numbers[v.event - 1] for v in game.violations})
+    where = f"event{'s' if len(events) > 1 else ''} {', '.join(map(str, events))}"
+    if steps < len(game.events):
+        return f"breaks the rules at {where}; {done} to {_upto(game.record, steps)}"
+    return f"breaks the rules at {where} (the order of play only, so {done} to the end)"
+
+
 def _game_blocks(game: Game, analysis: Analysis) -> tuple[Block, ...]:
     record = game.record
     rules = record.rules
@@ -255,9 +305,7 @@ def _game_blocks(game: Game, analysis: Analysis) -> tuple[Block, ...]:
     rows.append(("Hand lines", names(game, record.hands) if record.hands else ("none",)))
     rows.append(("Events", (str(len(game.events)),)))
     if game.violations:
-        broken = game.violations[0].event
-        why = f"the record breaks the rules at event {broken}; analyzed to event {analysis.steps}"
-        rows.append(("Untrusted", (why,)))
+        rows.append(("Rule breaks", (f"the record {_breaks_text(game, analysis.steps, 'analyzed')}",)))
     rows.extend((key, (value,)) for key, value in record.extra)
     info = Items(tuple((strong(k), ": ", *v) for k, v in rows))
     books = Para((strong("Books"), " in deck order, and how each left play:"))
@@ -280,7 +328,7 @@ def _books_table(game: Game) -> Table:
             (who(game, result.claimant),),
             scored,
             (str(points),),
-            (link(f"#event-{result.event}", str(result.event)),),
+            (link(f"#event-{result.event}", str(game.numbers[result.event - 1])),),
         )
         rows.append(Row(cells))
     head = (("book",), ("how",), ("claimed by",), ("scored by",), ("points",), ("event",))
@@ -297,7 +345,11 @@ def _players_table(game: Game, found: MistakeReport, bits: dict[str, PlayerInfor
         if bits is not None:
             mine = bits[r["player"]]
             info = ((f"{mine.given:.1f}",), (f"{mine.gained:.1f}",))
-        judged: tuple[Inline, ...] = () if r["hand"] else (styled("muted", " (no Hand line)"),)
+        judged: tuple[Inline, ...] = ()
+        if r["player"] in found.worked_out:
+            judged = (styled("muted", " (hand worked out from the record)"),)
+        elif not r["hand"]:
+            judged = (styled("muted", " (no Hand line)"),)
         cells = (
             (who(game, r["player"]),),
             (str(r["team"]),),
@@ -376,6 +428,7 @@ def _timeline(game: Game, found: MistakeReport) -> tuple[Block, ...]:
     for k, m in enumerate(found.mistakes, start=1):
         by_event.setdefault(m.event, []).append((k, m))
     rows: list[Row] = []
+    broken = {v.event for v in game.violations}
     n = 0
     for item in game.record.body:
         if isinstance(item, Comment):
@@ -387,13 +440,18 @@ def _timeline(game: Game, found: MistakeReport) -> tuple[Block, ...]:
         if item.comment:
             text += (styled("muted", f"  # {item.comment}"),)
         result, cls = _result(game, item, n)
+        if n in broken:
+            result = (styled("tag broken", "rule break"), " ", *result)
+            cls = f"{cls} broken".strip()
+        elif n > game.trusted_until:
+            cls = f"{cls} untrusted".strip()
         a, b = game.step(n).score
         tags = joined(
             ((link(f"#{_mistake_id(k)}", _tag(m.kind)),) for k, m in by_event.get(n, [])),
             " ",
         )
         cells = (
-            (anchor(f"event-{n}"), str(n)),
+            (anchor(f"event-{n}"), str(game.numbers[n - 1])),
             (who(game, turn),),
             text,
             result,
@@ -405,7 +463,8 @@ def _timeline(game: Game, found: MistakeReport) -> tuple[Block, ...]:
     legend = Para(
         (
             "Every event, with the player whose turn it was. Claims are highlighted and show the "
-            "score after them; mistake tags link to their explanation.",
+            "score after them; mistake tags link to their explanation; events against the rules "
+            "(read leniently) are marked, and the events after the first are greyed: they are not analyzed.",
         )
     )
     return (legend, Table(head, tuple(rows), align="rlllcl", cls="timeline"))
@@ -430,9 +489,14 @@ def _result(game: Game, event: Event, n: int) -> tuple[tuple[Inline, ...], str]:
 # ---------------------------------------------------------------- card locations
 
 
+def _upto(record: Record, steps: int) -> str:
+    """``event 24`` (as the file numbers it), or ``the deal`` when no event is trusted."""
+    return record.event_label(steps) if steps else "the deal"
+
+
 def _moment_title(game: Game, at: int) -> tuple[Inline, ...]:
     events = game.events
-    after = "After the deal" if at == 0 else f"After event {at}"
+    after = game.record.after_label(at).capitalize()
     if at < len(events) and isinstance(nxt := events[at], Claim):
         return (f"{after}, just before ", who(game, nxt.claimant), f" claims {nxt.book.pretty}")
     if at == len(events):
@@ -440,38 +504,69 @@ def _moment_title(game: Game, at: int) -> tuple[Inline, ...]:
     return (after,)
 
 
-def grid_table(game: Game, holders: Holders, at: int, shares: dict[Card, dict[str, Fraction]] | None = None) -> Table:
+def grid_table(
+    game: Game,
+    holders: Holders,
+    at: int,
+    shares: Shares | None = None,
+    cards: Sequence[Card] | None = None,
+) -> Table:
     """Cards in play × players: ● the only possible holder, ○ a possible holder, · impossible.
 
     With ``shares`` (exact odds) a possible holder shows its odds, shaded by how likely it is.
+    ``cards`` limits the rows to those cards, without the book column (the totals still count
+    every card).
     """
     players = game.record.players
-    counts = game.step(at).counts
+    step = game.step(at)
     rows: list[Row] = []
     for book in game.record.rules.deck.books:
-        cards = [c for c in book.cards if c in holders]
-        for i, card in enumerate(cards):
+        shown = [c for c in book.cards if c in holders and (cards is None or c in cards)]
+        for i, card in enumerate(shown):
             if shares is None:
                 marks = tuple((_mark(holders[card], p),) for p in players)
             else:
                 marks = tuple((_odds_mark(holders[card], shares[card].get(p, Fraction(0)), p),) for p in players)
             first = i == 0
-            label = (book.pretty,) if first else ()
-            rows.append(Row((label, (card.pretty,), *marks), "book-start" if first else ""))
+            label: tuple[tuple[Inline, ...], ...] = ((book.pretty,) if first else (),) if cards is None else ()
+            rows.append(Row((*label, (card.pretty,), *marks), "book-start" if first else ""))
     known = tuple((str(sum(1 for h in holders.values() if h == (p,))),) for p in players)
-    rows.append(Row(((), ("cards held",), *((str(counts[p]),) for p in players)), "total"))
-    rows.append(Row(((), ("known",), *known), "total"))
-    head = (("book",), ("card",), *((who(game, p),) for p in players))
-    return Table(head, tuple(rows), align="ll" + "c" * len(players), cls="grid")
+    blank: tuple[tuple[Inline, ...], ...] = ((),) if cards is None else ()
+    rows.append(Row((*blank, ("held",), *((step.count_text(p),) for p in players)), "total"))
+    rows.append(Row((*blank, ("known",), *known), "total"))
+    book_head: tuple[tuple[Inline, ...], ...] = (("book",),) if cards is None else ()
+    head = (*book_head, ("card",), *((who(game, p),) for p in players))
+    return Table(head, tuple(rows), align="l" * len(head[: -len(players)]) + "c" * len(players), cls="grid")
 
 
-def _shares(tracker: ViewTracker | None, at: int) -> dict[Card, dict[str, Fraction]] | None:
-    if tracker is None:
-        return None
-    try:
-        return card_odds(tracker.position(at)).cards
-    except TooLarge:
-        return None
+class Grids:
+    """The holders and odds behind the report's grids, in any view at any step.
+
+    Odds come from ``tables`` when given (counted once for the report and the replay page), or
+    are counted here view by view; a step too large to count goes unshaded.
+    """
+
+    def __init__(self, game: Game, analysis: Analysis, tables: OddsTable | None, odds: bool) -> None:
+        self.game = game
+        self.analysis = analysis
+        self.tables = tables
+        self.odds = odds
+        self._trackers: dict[str, ViewTracker] = {}
+
+    def shares(self, view: str, at: int) -> Shares | None:
+        if not self.odds:
+            return None
+        if self.tables is not None and view in self.tables:
+            return self.tables[view][at]
+        if view not in self._trackers:
+            self._trackers[view] = view_tracker(self.game, view, self.analysis.worked_out)
+        try:
+            return card_odds(self._trackers[view].position(at)).cards
+        except TooLarge:
+            return None
+
+    def table(self, view: str, at: int, cards: Sequence[Card] | None = None) -> Table:
+        return grid_table(self.game, self.analysis.holders(view, at), at, self.shares(view, at), cards)
 
 
 def _odds_mark(holders: tuple[str, ...], share: Fraction, player: str) -> Inline:
@@ -488,14 +583,14 @@ def _mark(holders: tuple[str, ...], player: str) -> Inline:
     return styled("k", MARKS["known"]) if len(holders) == 1 else styled("p", MARKS["possible"])
 
 
-def _grids(game: Game, analysis: Analysis, view: str, moments: list[int], odds: bool) -> tuple[Block, ...]:
+def _legend(view: str, odds: bool) -> Para:
     seen = "the public" if view == PUBLIC else view
     possible: tuple[Inline, ...] = (
         ("the exact odds of a possible holder (shaded by how likely), counting every deal that fits, ",)
         if odds
         else (styled("p", MARKS["possible"]), " possible, ")
     )
-    intro = Para(
+    return Para(
         (
             f"Who can hold each card in play, as {seen} sees it: ",
             styled("k", MARKS["known"]), " known (the only possible holder), ",
@@ -503,15 +598,15 @@ def _grids(game: Game, analysis: Analysis, view: str, moments: list[int], odds: 
             styled("x", MARKS["impossible"]), " impossible.",
         )
     )  # fmt: skip
-    tracker = ViewTracker(game, view) if odds else None
-    blocks: list[Block] = [intro]
+
+
+def _grids(game: Game, grids: Grids, view: str, moments: list[int]) -> tuple[Block, ...]:
+    blocks: list[Block] = [_legend(view, grids.odds)]
     if not moments:
         blocks.append(Para(("No moments to show.",)))
     for k, at in enumerate(moments):
-        holders = analysis.holders(view, at)
-        shares = _shares(tracker, at)
-        parts: list[Block] = [grid_table(game, holders, at, shares)]
-        claims = claimable(game, holders, view)
+        parts: list[Block] = [grids.table(view, at)]
+        claims = claimable(game, grids.analysis.holders(view, at), view)
         if claims:
             lines = tuple((*team_label(game, c.team), ": ", c.declaration()) for c in claims)
             parts.append(Items(lines))
@@ -522,7 +617,10 @@ def _grids(game: Game, analysis: Analysis, view: str, moments: list[int], odds: 
 # ---------------------------------------------------------------- mistakes
 
 
-def _mistake_blocks(game: Game, analysis: Analysis, found: MistakeReport) -> tuple[Block, ...]:
+def _mistake_blocks(
+    game: Game, analysis: Analysis, found: MistakeReport, grids: Grids, why: Explanations, replay: bool
+) -> tuple[Block, ...]:
+    """The mistakes first, one line each with its cost; then each with its grid and explanation."""
     blocks: list[Block] = []
     kinds = Counter(m.kind for m in found.mistakes)
     if found.mistakes:
@@ -530,45 +628,129 @@ def _mistake_blocks(game: Game, analysis: Analysis, found: MistakeReport) -> tup
         blocks.append(Para((strong(plural(len(found.mistakes), "mistake")), f": {summary}.")))
     else:
         blocks.append(Para(("No mistakes found.",)))
+    if found.worked_out:
+        blocks.append(
+            Para(
+                (
+                    "Judged with their hand worked out from the record (no Hand line, but every deal "
+                    "that fits the record gives them the same cards): ",
+                    *names(game, found.worked_out),
+                    ".",
+                )
+            )
+        )
     if found.unjudged:
         blocks.append(
             Para(
                 (
-                    "Not judged in their own view (no Hand line): ",
+                    "Hand not known (no Hand line, and the record does not fix it): ",
                     *names(game, found.unjudged),
-                    ". Their wrong claims are listed without saying whether they could have known "
-                    "better, and their missed claims and hopeless asks cannot be seen.",
+                    ". They are judged from the public view only: what the whole table could see, a "
+                    "lower bound of what they knew. A wrong claim of theirs is called a guess only "
+                    "when the public view shows it.",
                 )
             )
         )
-    else:
+    elif not found.worked_out:
         everyone = "Every player has a Hand line, so everyone is judged in their own view."
         blocks.append(Para((everyone,)))
+    if found.unfinished:
+        stops = (
+            f"The record is unfinished: it stops {game.record.after_label(len(game.events))}. A claim that "
+            "could be made and never was is counted as missed where it could first be made."
+        )
+        blocks.append(Para((stops,)))
     if game.violations:
-        broken = game.violations[0].event
-        upto = f"The record breaks the rules at event {broken}; judged to event {analysis.steps}."
-        blocks.append(Para((upto,)))
+        blocks.append(Para((f"The record {_breaks_text(game, analysis.steps, 'judged')}.",)))
     if not found.mistakes:
         return tuple(blocks)
+    lines = tuple(_mistake_line(game, analysis, k, m, replay) for k, m in enumerate(found.mistakes, start=1))
+    blocks.append(Items(lines))
     blocks.append(_mistakes_by_player(game, found))
-    rows = []
     for k, m in enumerate(found.mistakes, start=1):
-        cells = (
-            (anchor(_mistake_id(k)), str(k)),
-            (link(f"#event-{m.event}", str(m.event)),),
-            (who(game, m.player),) if m.player else (),
-            (_tag(m.kind),),
-            (kind_text(m.book),) if m.book else (),
-            (m.why, *((" — ", em(m.odds)) if m.odds else ())),
-            (m.cost,),
-        )
-        rows.append(Row(cells))
-    head = (
-        ("#",), ("event",), ("player",), ("kind",), ("book",),
-        ("what they could have known",), ("what it cost",),
-    )  # fmt: skip
-    blocks.append(Table(head, tuple(rows), align="rrllll", cls="mistakes"))
+        blocks.extend(_mistake_detail(game, analysis, grids, why, k, m, replay))
     return tuple(blocks)
+
+
+def _mistake_view(analysis: Analysis, m: Mistake) -> str:
+    """The view a mistake is judged in: the player's own (the opponent's, for a broken lockout),
+    or the public one when that hand is not known."""
+    whose = m.judged or m.player
+    return whose if analysis.has_view(whose) else PUBLIC
+
+
+def _mistake_line(game: Game, analysis: Analysis, k: int, m: Mistake, replay: bool) -> tuple[Inline, ...]:
+    """One line: event, player, kind, book, cost, and links to the detail and the replay page."""
+    line: tuple[Inline, ...] = (
+        link(f"#{_mistake_id(k)}", f"{k}."),
+        " ",
+        link(f"#event-{m.event}", f"event {m.number}"),
+        " ",
+        *((who(game, m.player), " ") if m.player else ()),
+        _tag(m.kind),
+        *((f" {kind_text(m.book)}",) if m.book else ()),
+        f" — cost: {m.cost}",
+    )
+    if replay:
+        at = min(m.at, analysis.steps)
+        line += (" · ", link(replay_link(game.record.name, at, _mistake_view(analysis, m)), "replay"))
+    return line
+
+
+def _mistake_detail(
+    game: Game, analysis: Analysis, grids: Grids, why: Explanations, k: int, m: Mistake, replay: bool
+) -> tuple[Block, ...]:
+    """A mistake's heading, what the player could have known, its cost, grid and explanations."""
+    at = min(m.at, analysis.steps)
+    view = _mistake_view(analysis, m)
+    event = game.events[m.event - 1] if m.event <= len(game.events) else None
+    title: tuple[Inline, ...] = (f"{k}. Event {m.number}: ", *(event_inline(game, event) if event else ()))
+    note = (" (", em(m.hand_note), ")") if m.hand_note else ()
+    blocks: list[Block] = [
+        Heading(3, title, _mistake_id(k)),
+        Para((_tag(m.kind), " ", m.why, *((" — ", em(m.odds)) if m.odds else ()), *note)),
+        Para((strong("Cost:"), f" {m.cost}")),
+    ]
+    book = game.record.rules.deck.book(m.book) if m.book else None
+    if book is not None:
+        seen = f"{view}'s own view" if view != PUBLIC else "the public view (no Hand line to judge from)"
+        moment = game.record.after_label(at)
+        where: tuple[Inline, ...] = (f"{book.pretty.capitalize()} {moment}, in {seen}",)
+        if replay:
+            where += (" (", link(replay_link(game.record.name, at, view), "the whole grid on the replay page"), ")")
+        blocks.append(Para((*where, ":")))
+        blocks.append(grids.table(view, at, book.cards))
+    lines = [_told(e) for e in m.explanations] or _known_why(game, why.get(view, {}).get(at, {}), m)
+    if lines:
+        seen = "the public" if view == PUBLIC else view
+        summary = (f"Why: how {seen} could know it, from the record",)
+        blocks.append(Details(summary, (Items(tuple(lines)),)))
+    return tuple(blocks)
+
+
+def _told(e: Explanation | NotKnown) -> tuple[Inline, ...]:
+    """One explanation under a mistake: what it concludes, then its numbered sentences."""
+    if isinstance(e, Explanation) and e.conclusion is not None:
+        return (strong(e.conclusion.words), " — ", e.text)
+    return (e.text,)
+
+
+def _known_why(game: Game, why: dict[Card, dict[str, str]], m: Mistake) -> list[tuple[Inline, ...]]:
+    """The explanations behind what the player could have known: each known card's holder, the
+    player asked in a hopeless ask, and otherwise the players ruled out of an unsettled card."""
+    event = game.events[m.event - 1] if m.event <= len(game.events) else None
+    lines: list[tuple[Inline, ...]] = []
+    for code, holders in m.known.items():
+        card = parse_card(code)
+        texts = why.get(card, {})
+        if len(holders) == 1:
+            chosen = [holders[0]]
+        elif isinstance(event, Ask) and m.kind == "hopeless-ask":
+            chosen = [event.target]
+        else:
+            chosen = [p for p in game.record.players if p not in holders]
+        lines.extend((strong(card.pretty), f" — {texts[p]}") for p in chosen if p in texts)
+    return lines
 
 
 def _mistakes_by_player(game: Game, found: MistakeReport) -> Block:

@@ -4,7 +4,7 @@ and who may ask, claim and pass: the one place the replay checks events and the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from .cards import Book, Deck, DeckKind, make_deck
@@ -132,7 +132,8 @@ class Break:
 class PlayState:
     """What the rules of who may act look at: the cards each player holds, whose turn it is (None
     before anyone has acted: whoever acts first has the first turn), the books claimed so far
-    (name -> event of the claim) and who made the claim just before, if the last event was one."""
+    (name -> the claim's event number as the file writes it) and who made the claim just before,
+    if the last event was one."""
 
     rules: GameRules
     table: Table
@@ -140,18 +141,28 @@ class PlayState:
     turn: str | None
     claimed: Mapping[str, int]
     last_claimant: str | None = None
+    # Cards each player may have lost to a wrong claim written without its split: ``counts``
+    # are then the most they hold, and a rule that needs a count is applied only when sure.
+    unsure: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def over(self) -> bool:
         """Every book has been claimed."""
         return len(self.claimed) == len(self.rules.deck.books)
 
-    def team_cards(self, team: int) -> int:
-        return sum(self.counts[p] for p in self.table.teams[team - 1])
+    def surely_none(self, player: str) -> bool:
+        return self.counts[player] == 0
+
+    def surely_some(self, player: str) -> bool:
+        return self.counts[player] - self.unsure.get(player, 0) > 0
 
     def team_out(self) -> int | None:
-        """The team with no cards left, if one is out."""
-        return next((t for t in (1, 2) if self.team_cards(t) == 0), None)
+        """The team with no cards left, if one is surely out."""
+        return next((t for t in (1, 2) if all(self.surely_none(p) for p in self.table.teams[t - 1])), None)
+
+    def may_be_out(self, team: int) -> bool:
+        """Whether the team may have no cards left (surely, unless a short wrong claim blurred the counts)."""
+        return not any(self.surely_some(p) for p in self.table.teams[team - 1])
 
 
 # Breaks of who may act when: the event itself (an ask and its answer, a claim and its check) still
@@ -177,9 +188,9 @@ def ask_breaks(state: PlayState, asker: str, target: str, book: Book) -> list[Br
     if table.team_of(target) == table.team_of(asker):
         what = "themselves" if target == asker else f"a teammate ({target})"
         found.append(Break("ask-teammate", f"{asker} asks {what}; asks go to an opponent", asker))
-    if state.counts[asker] == 0:
+    if state.surely_none(asker):
         found.append(Break("asker-empty", f"{asker} has no cards and cannot ask", asker))
-    if state.counts[target] == 0:
+    if state.surely_none(target):
         found.append(Break("target-empty", f"{target} has no cards and cannot be asked", asker))
     if book.name in state.claimed:
         found.append(Break("claimed-card", f"{book.name} was claimed at event {state.claimed[book.name]}", asker))
@@ -203,13 +214,13 @@ def claim_breaks(state: PlayState, claimant: str, book: Book) -> list[Break]:
     if state.rules.claims_any_time or state.turn is None:
         return found
     team, turn_team = table.team_of(claimant), table.team_of(state.turn)
-    if state.team_out() == turn_team:
-        if team == turn_team:
-            found.append(Break("claim-turn", f"{claimant}'s team has no cards; the other team claims", claimant))
-        elif state.counts[claimant] == 0:
-            found.append(Break("claim-turn", f"the opponent named to claim needs cards; {claimant} has none", claimant))
+    if team == turn_team and state.team_out() == team:
+        found.append(Break("claim-turn", f"{claimant}'s team has no cards; the other team claims", claimant))
     elif claimant != state.turn:
-        found.append(Break("claim-turn", f"{claimant} claims on {state.turn}'s turn (literature rules)", claimant))
+        if team == turn_team or not state.may_be_out(turn_team):
+            found.append(Break("claim-turn", f"{claimant} claims on {state.turn}'s turn (literature rules)", claimant))
+        elif state.surely_none(claimant):
+            found.append(Break("claim-turn", f"the opponent named to claim needs cards; {claimant} has none", claimant))
     return found
 
 
@@ -236,12 +247,12 @@ def pass_breaks(state: PlayState, player: str, to: str) -> list[Break]:
     to_self = to == player and not (after_claim and player == state.last_claimant)
     if table.team_of(to) != table.team_of(player) or to_self:
         found.append(Break("pass-team", f"{player} can pass the turn only to a teammate, not {to}", player))
-    if state.counts[to] == 0:
+    if state.surely_none(to):
         found.append(Break("pass-empty", f"{to} has no cards and cannot take the turn", player))
     if not after_claim:
         if state.turn is not None and player != state.turn:
             found.append(Break("not-on-turn", f"{player} passes, but it is {state.turn}'s turn", player))
-        elif state.counts[player] > 0:
+        elif state.surely_some(player):
             why = " (house rule next-asker lets a team pass right after its claim)" if state.rules.next_asker else ""
             found.append(
                 Break(

@@ -41,6 +41,9 @@ class Solution:
 
     holders: dict[Card, tuple[str, ...]]
     witness: dict[Card, str]
+    # Who may have been dealt each never-shown card: in play, or out of play unseen (a wrong
+    # claim written without its split), which ``holders`` leaves out.
+    dealt: dict[Card, tuple[str, ...]]
 
 
 class NoFit(Contradiction):
@@ -85,7 +88,7 @@ def _flow_problem(
     for p in pos.players:
         general = pos.slots[p] - len(required[p])
         if general < 0:
-            books = ", ".join(f"{r.book.name} (event {r.event})" for r in required[p])
+            books = ", ".join(f"{r.book.name} ({r.label})" for r in required[p])
             raise NoFit(f"{p} must hold a card of each of {books}, but has only {plural(pos.slots[p], 'unseen card')}")
         if general:
             capacity[(p, "")] = general
@@ -298,7 +301,7 @@ def solve(pos: Position) -> Solution:
         possible, witness = _relaxed(pos, pos.allowed)
     known = pos.known
     holders = {c: (known[c],) if c in known else possible[c] for c in pos.in_play}
-    return Solution(holders, witness)
+    return Solution(holders, witness, {c: possible[c] for c in pos.allowed})
 
 
 def _violated(pos: Position, deal: dict[Card, str]) -> Requirement | None:
@@ -324,7 +327,7 @@ def _fitting_deal(
     broken = _violated(pos, deal)
     if broken is None:
         return deal
-    for c in sorted(broken.cards, key=pos.in_play.index):
+    for c in sorted(broken.cards, key=pos.deck.cards.index):
         narrowed = {**allowed, c: tuple(p for p in allowed[c] if p != broken.player)}
         if not narrowed[c]:
             continue
@@ -359,7 +362,7 @@ def _branching(pos: Position) -> tuple[dict[Card, set[str]], dict[Card, str]]:
     pos = replace(pos, not_all=binding)
     first = _fitting_deal(pos, pos.allowed, None)
     if first is None:
-        names = ", ".join(f"{r.player} ({r.book.name}, event {r.event})" for r in pos.not_all)
+        names = ", ".join(f"{r.player} ({r.book.name}, {r.label})" for r in pos.not_all)
         raise NoFit(
             f"every deal that fits the asks gives a whole book to a player who asked instead of claiming: {names}"
         )

@@ -48,7 +48,7 @@ def player_rows(game: Game, found: MistakeReport) -> list[dict[str, Any]]:
     rows: dict[str, dict[str, Any]] = {}
     for p in game.record.players:
         counts: dict[str, Any] = dict.fromkeys(PLAYER_SCHEMA, 0)
-        counts.update(player=p, team=table.team_of(p), hand=p in game.record.hands)
+        counts.update(player=p, team=table.team_of(p), hand=p in game.record.hands or p in found.worked_out)
         rows[p] = counts
     for e in game.events:
         if isinstance(e, Ask):

@@ -8,11 +8,13 @@ from both sides.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from .analysis import Analysis, Holders, book_holders, forked_map
 from .cards import Book, Card
+from .explain import Explainer, Explanation, Statement, Unexplained, holds, lacks
 from .knowledge import PUBLIC, Position, ViewTracker
 from .record import Ask, Claim
 from .replay import Game, Step
@@ -120,13 +122,46 @@ def lockouts(analysis: Analysis, at: int) -> list[Lockout]:
 # ---------------------------------------------------------------- mistakes
 
 KINDS = ("missed-claim", "wrong-claim", "broken-lockout", "hopeless-ask", "rule-break")
+# How the view a mistake is judged in is known (see ``Analysis.hand_status``), as the mistake says it.
+HAND_NOTES = {
+    "written": "",
+    "worked out": "hand worked out from the record",
+    "unknown": "hand not known: judged from the public view, a lower bound of what {who} knew",
+}
+
+
+@dataclass(frozen=True)
+class NotKnown:
+    """A card whose holder the player could not know: who may hold it, and one deal that fits the
+    player's view and puts it with ``holder`` (not where it was declared): the proof it was open."""
+
+    card: Card
+    holders: tuple[str, ...]
+    holder: str
+    witness: dict[Card, str]  # the never-shown cards of that deal
+    text: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "card": self.card.code,
+            "known": False,
+            "holders": list(self.holders),
+            "witness": {c.code: p for c, p in self.witness.items()},
+            "text": self.text,
+        }
 
 
 @dataclass(frozen=True)
 class Mistake:
-    """A mistake a coach would point out: where, who, what they could have known, what it cost."""
+    """A mistake a coach would point out: where, who, what they could have known, what it cost.
 
-    event: int
+    ``hand`` says how the view it is judged in is known: ``written`` (a Hand line), ``worked
+    out`` (the deal in hindsight fixes the hand), or ``unknown`` (judged from the public view,
+    which proves no more than a lower bound of what the player knew). A broken lockout is judged
+    in the view of the opponent who could take the book.
+    """
+
+    event: int  # the event's place in the record, counted from 1 (``number`` is what the file calls it)
     player: str
     kind: str
     book: str | None
@@ -134,10 +169,32 @@ class Mistake:
     cost: str
     known: dict[str, list[str]] = field(default_factory=dict)  # card -> holders in the player's view
     odds: str | None = None  # the exact odds the player faced, when quoted (see ``quote_odds``)
+    hand: str = "written"
+    judged: str | None = None  # whose hand ``hand`` is about, when not the player's (a broken lockout's target)
+    number: int = 0  # the event's number as written in the file
+    line: int = 0  # and its line
+    step: int | None = None  # judged after this many events (default: just before the event)
+    explanations: tuple[Explanation | NotKnown, ...] = ()  # what the player could have known, and why
+
+    @property
+    def at(self) -> int:
+        """The moment the mistake is judged at: after this many events."""
+        return self.event - 1 if self.step is None else self.step
+
+    @property
+    def hand_note(self) -> str:
+        """``Eli's hand worked out from the record``, the public view's lower bound, or nothing."""
+        if self.kind == "rule-break" or not HAND_NOTES[self.hand]:
+            return ""
+        who = self.judged or self.player
+        return f"{who}'s " + HAND_NOTES[self.hand].format(who=who)
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "event": self.event,
+            "event": self.number,
+            "line": self.line,
+            "index": self.event,
+            "at": self.at,
             "player": self.player,
             "kind": self.kind,
             "book": self.book,
@@ -145,13 +202,18 @@ class Mistake:
             "cost": self.cost,
             "known": self.known,
             "odds": self.odds,
+            "hand": self.hand,
+            "hand_of": self.judged or self.player,
+            "explanations": [e.to_dict() for e in self.explanations],
         }
 
 
 @dataclass
 class MistakeReport:
     mistakes: list[Mistake]
-    unjudged: list[str]  # players without a Hand line, whose own views could not be judged
+    unjudged: list[str]  # players whose hand is not known: judged from the public view only
+    worked_out: list[str] = field(default_factory=list)  # players judged with a hand worked out from the record
+    unfinished: bool = False  # the record stops before the game ends
 
 
 def may_claim(game: Game, step: Step, player: str) -> bool:
@@ -172,6 +234,7 @@ def _where(holders: Holders, book: Book) -> str:
 
 def _fate(game: Game, book: Book, team: int) -> tuple[bool, str]:
     """Whether the team lost the book, and how it ended."""
+    record = game.record
     result = game.final.books.get(book.name)
     if result is None:
         return False, f"{book.pretty} was still in play when the record ends"
@@ -183,11 +246,20 @@ def _fate(game: Game, book: Book, team: int) -> tuple[bool, str]:
     lost = result.team != team
     by = game.record.table.team_of(result.claimant)
     side = "their team" if by == team else "the opponents"
-    return lost, f"{book.pretty} was {how} by {side} at event {result.event}"
+    return lost, f"{book.pretty} was {how} by {side} at {record.event_label(result.event)}"
+
+
+def judged_view(analysis: Analysis, player: str) -> str:
+    """The view a player is judged in: their own when their hand is known, else the public view."""
+    return player if analysis.has_view(player) else PUBLIC
 
 
 def mistakes(analysis: Analysis) -> MistakeReport:
-    """Every mistake of the five kinds, in event order."""
+    """Every mistake of the five kinds, in event order.
+
+    Players whose hand is known (written, or worked out from the record) are judged in their own
+    view; the others in the public view, which finds only what the whole table could see.
+    """
     game = analysis.game
     found: list[Mistake] = []
     found += _missed_claims(analysis)
@@ -199,11 +271,20 @@ def mistakes(analysis: Analysis) -> MistakeReport:
             if v.turn_only
             else "the events after it are untrusted"
         )
-        found.append(Mistake(v.event, v.player or "", "rule-break", None, v.message, cost))
+        hand = analysis.hand_status(v.player) if v.player else "unknown"
+        found.append(Mistake(v.event, v.player or "", "rule-break", None, v.message, cost, hand=hand))
     order = {k: i for i, k in enumerate(KINDS)}
     found.sort(key=lambda m: (m.event, order[m.kind], m.player))
-    unjudged = [p for p in game.record.players if not analysis.has_view(p)]
-    return MistakeReport(found, unjudged)
+    events = game.events
+    numbers = game.record.numbers()
+    found = [
+        replace(m, number=numbers[m.event - 1], line=events[m.event - 1].line) if 0 < m.event <= len(events) else m
+        for m in found
+    ]
+    players = game.record.players
+    unjudged = [p for p in players if not analysis.has_view(p)]
+    worked_out = [p for p in players if p in analysis.worked_out]
+    return MistakeReport(found, unjudged, worked_out, unfinished=not game.finished)
 
 
 def _missed_claims(analysis: Analysis) -> list[Mistake]:
@@ -211,42 +292,51 @@ def _missed_claims(analysis: Analysis) -> list[Mistake]:
     events = game.events
     table = game.record.table
     out = []
+    # The step where the record stops counts too: a claim left unmade there is still missed.
+    last = min(len(events), analysis.steps)
     for player in game.record.players:
-        if not analysis.has_view(player):
-            continue
+        view = judged_view(analysis, player)
         team = table.team_of(player)
         done: set[str] = set()
-        for at in range(min(len(events), analysis.steps + 1)):
+        for at in range(last + 1):
             step = game.step(at)
             if not may_claim(game, step, player):
                 continue
-            nxt = events[at]
-            holders = analysis.holders(player, at)
-            for c in claimable(game, holders, player):
-                if c.book.name in done:
-                    continue
-                if isinstance(nxt, Claim) and nxt.book == c.book and table.team_of(nxt.claimant) == team:
-                    done.add(c.book.name)
+            nxt = events[at] if at < len(events) else None
+            holders = analysis.holders(view, at)
+            for c in claimable(game, holders, view):
+                if c.team != team or c.book.name in done:
                     continue
                 done.add(c.book.name)
+                if isinstance(nxt, Claim) and nxt.book == c.book and table.team_of(nxt.claimant) == team:
+                    continue
                 lost_cards = _cards_taken(game, c.book, team, after=at + 1)
                 lost, fate = _fate(game, c.book, team)
-                if not lost_cards and not lost:
+                unclaimed = c.book.name not in game.final.books
+                if not lost_cards and not lost and not unclaimed:
                     continue  # kept on purpose (a stalemate breaker) at no cost
                 costs = []
                 if lost_cards:
                     costs.append("opponents then took " + ", ".join(lost_cards))
-                costs.append(fate)
+                costs.append(f"{fate} (the record is unfinished)" if unclaimed else fate)
+                after = game.record.after_label(at)
+                when = after if nxt is not None else f"where the record stops, {after}"
+                knew = (
+                    f"{player} knew every card of {c.book.pretty}"
+                    if view == player
+                    else f"the whole table could see every card of {c.book.pretty} in {player}'s team"
+                )
                 out.append(
                     Mistake(
-                        at + 1,
+                        min(at + 1, len(events)),
                         player,
                         "missed-claim",
                         c.book.name,
-                        f"after event {at} {player} knew every card of {c.book.pretty} "
-                        f"({_where(holders, c.book)}) and could claim, but did not",
+                        f"{when} {knew} ({_where(holders, c.book)}) and {player} could claim, but did not",
                         "; ".join(costs),
                         _seen(holders, c.book),
+                        hand=analysis.hand_status(player),
+                        step=at,
                     )
                 )
     return out
@@ -258,7 +348,7 @@ def _cards_taken(game: Game, book: Book, team: int, after: int) -> list[str]:
     taken = []
     for i, e in enumerate(game.events[after - 1 :], start=after):
         if isinstance(e, Ask) and e.yes and e.card in book.cards and table.team_of(e.asker) != team:
-            taken.append(f"{e.card.pretty} (event {i})")
+            taken.append(f"{e.card.pretty} ({game.record.event_label(i)})")
         if isinstance(e, Claim) and e.book == book:
             break
     return taken
@@ -280,26 +370,34 @@ def _wrong_claims(analysis: Analysis) -> list[Mistake]:
             else f"{e.book.pretty} went to the opponents"
         )
         who = e.claimant
-        if not analysis.has_view(who):
-            why = (
-                f"the claim of {e.book.pretty} failed; {who} has no Hand line, so whether it was a guess is not judged"
-            )
-            out.append(Mistake(i, who, "wrong-claim", e.book.name, why, cost))
-            continue
-        holders = analysis.holders(who, i - 1)
-        sure = [c for c in claimable(game, holders, who) if c.book == e.book]
+        view = judged_view(analysis, who)
+        hand = analysis.hand_status(who)
+        holders = analysis.holders(view, i - 1)
         team = table.team_of(who)
+        sure = [c for c in claimable(game, holders, view) if c.book == e.book and c.team == team]
         placed = book_holders(holders, e.book)
         if sure:
-            why = f"{who} could know the right split ({_where(holders, e.book)}) but declared another"
+            split = f"the right split ({_where(holders, e.book)})"
+            why = (
+                f"{who} could know {split} but declared another"
+                if view == who
+                else f"the whole table could see {split} but {who} declared another"
+            )
         elif all(len(h) == 1 for h in placed.values()):
             theirs = ", ".join(f"{c.pretty} {h[0]}" for c, h in placed.items() if table.team_of(h[0]) != team)
             why = f"against what {who} could know: an opponent held {theirs}"
-        elif any(table.team_of(p) != team for h in book_holders(holders, e.book).values() for p in h):
+        elif view != who:
+            why = (
+                f"the claim of {e.book.pretty} failed; {who}'s hand is not known, "
+                "so whether it was a guess is not judged"
+            )
+            out.append(Mistake(i, who, "wrong-claim", e.book.name, why, cost, hand=hand))
+            continue
+        elif any(table.team_of(p) != team for h in placed.values() for p in h):
             why = f"a guess: in {who}'s view an opponent could still hold a card ({_where(holders, e.book)})"
         else:
             why = f"a guess: the cards were with the team but the split was not known ({_where(holders, e.book)})"
-        out.append(Mistake(i, who, "wrong-claim", e.book.name, why, cost, _seen(holders, e.book)))
+        out.append(Mistake(i, who, "wrong-claim", e.book.name, why, cost, _seen(holders, e.book), hand=hand))
     return out
 
 
@@ -309,52 +407,62 @@ def _asks(analysis: Analysis) -> list[Mistake]:
     for i, e in enumerate(game.events[: analysis.steps + 1], start=1):
         if not isinstance(e, Ask):
             continue
-        if not e.yes and analysis.has_view(e.target):
-            theirs = analysis.holders(e.target, i - 1)
-            for book in threatened(game, theirs, e.target):
-                _, fate = _fate(game, book, game.record.table.team_of(e.asker))
-                mine = ""
-                if analysis.has_view(e.asker):
-                    own = analysis.holders(e.asker, i - 1)
-                    visible = all(len(h) == 1 for h in book_holders(own, book).values())
-                    mine = (
-                        f"; {e.asker} could see this too"
-                        if visible
-                        else f"; {e.asker} could not see it all ({_where(own, book)})"
-                    )
-                out.append(
-                    Mistake(
-                        i,
-                        e.asker,
-                        "broken-lockout",
-                        book.name,
-                        f"{e.target} could take {book.pretty} if given the turn "
-                        f"({_where(theirs, book)}), and the failed ask gave it to them{mine}",
-                        f"the turn went to {e.target}; {fate}",
-                        _seen(theirs, book),
-                    )
-                )
-        if analysis.has_view(e.asker):
-            mine_h = analysis.holders(e.asker, i - 1)
-            card_holders = mine_h.get(e.card, ())
-            if e.target in card_holders:
-                continue
-            if game.record.rules.bluffing and card_holders == (e.asker,):
-                continue  # a deliberate bluff for a card the asker holds
-            where = either(card_holders)
-            book = game.record.rules.deck.book_of(e.card)
-            out.append(
-                Mistake(
-                    i,
-                    e.asker,
-                    "hopeless-ask",
-                    book.name,
-                    f"{e.target} could not hold {e.card.pretty} in {e.asker}'s view (only {where} could)",
-                    f"the turn went to {e.target}",
-                    {e.card.code: list(card_holders)},
-                )
+        if not e.yes:
+            out += _broken_lockouts(analysis, i, e)
+        view = judged_view(analysis, e.asker)
+        mine_h = analysis.holders(view, i - 1)
+        card_holders = mine_h.get(e.card, ())
+        if e.target in card_holders:
+            continue
+        if game.record.rules.bluffing and card_holders == (e.asker,):
+            continue  # a deliberate bluff for a card the asker holds
+        where = either(card_holders)
+        whose = f"{e.asker}'s view" if view == e.asker else "the public view"
+        book = game.record.rules.deck.book_of(e.card)
+        out.append(
+            Mistake(
+                i,
+                e.asker,
+                "hopeless-ask",
+                book.name,
+                f"{e.target} could not hold {e.card.pretty} in {whose} (only {where} could)",
+                f"the turn went to {e.target}",
+                {e.card.code: list(card_holders)},
+                hand=analysis.hand_status(e.asker),
             )
+        )
     return out
+
+
+def _broken_lockouts(analysis: Analysis, i: int, e: Ask) -> list[Mistake]:
+    """A failed ask of an opponent who could then take a book, judged in the opponent's view."""
+    game = analysis.game
+    target_view = judged_view(analysis, e.target)
+    theirs = analysis.holders(target_view, i - 1)
+    asker_view = judged_view(analysis, e.asker)
+    own = analysis.holders(asker_view, i - 1)
+    found = []
+    for book in threatened(game, theirs, e.target):
+        _, fate = _fate(game, book, game.record.table.team_of(e.asker))
+        if all(len(h) == 1 for h in book_holders(own, book).values()):
+            mine = f"; {e.asker} could see this too" if asker_view == e.asker else "; the whole table could see it"
+        else:
+            mine = f"; {e.asker} could not see it all ({_where(own, book)})" if asker_view == e.asker else ""
+        found.append(
+            Mistake(
+                i,
+                e.asker,
+                "broken-lockout",
+                book.name,
+                f"{e.target} could take {book.pretty} if given the turn "
+                f"({_where(theirs, book)}), and the failed ask gave it to them{mine}",
+                f"the turn went to {e.target}; {fate}",
+                _seen(theirs, book),
+                hand=analysis.hand_status(e.target),
+                judged=e.target,
+            )
+        )
+    return found
 
 
 # ---------------------------------------------------------------- odds in the mistakes
@@ -379,17 +487,22 @@ def quote_odds(analysis: Analysis, report: MistakeReport, workers: int = 1) -> M
 
     Each quote is one count of deals; with ``workers > 1`` they are counted in forked processes.
     """
-    judged = frozenset(analysis.views)
+    judged = {v: analysis.worked_out.get(v) for v in analysis.views}
     parts = max(1, 4 * workers)
     numbered = list(enumerate(report.mistakes))
     chunks = [numbered[k::parts] for k in range(parts) if numbered[k::parts]]
     quoted = forked_map(analysis.game, _quote, [(chunk, judged) for chunk in chunks], workers)
     merged = sorted((pair for part in quoted for pair in part), key=lambda pair: pair[0])
-    return MistakeReport([m for _, m in merged], report.unjudged)
+    return replace(report, mistakes=[m for _, m in merged])
 
 
-def _quote(game: Game, job: tuple[list[tuple[int, Mistake]], frozenset[str]]) -> list[tuple[int, Mistake]]:
-    """Quote the odds of some mistakes (numbered, so the caller can put them back in order)."""
+def _quote(
+    game: Game, job: tuple[list[tuple[int, Mistake]], dict[str, tuple[Card, ...] | None]]
+) -> list[tuple[int, Mistake]]:
+    """Quote the odds of some mistakes (numbered, so the caller can put them back in order).
+
+    ``judged`` maps each view with a known hand to that hand when it is not written (worked out).
+    """
     from .odds import card_odds  # numpy: loaded only where odds are counted
 
     numbered, judged = job
@@ -397,7 +510,8 @@ def _quote(game: Game, job: tuple[list[tuple[int, Mistake]], frozenset[str]]) ->
 
     def position(view: str, at: int) -> Position:
         if view not in trackers:
-            trackers[view] = ViewTracker(game, view)
+            hand = judged[view]
+            trackers[view] = ViewTracker(game, view, hands=None if hand is None else {view: hand})
         return trackers[view].position(at)
 
     quoted = []
@@ -417,6 +531,88 @@ def _quote(game: Game, job: tuple[list[tuple[int, Mistake]], frozenset[str]]) ->
             text = f"the declared split was right at {odds_text(claim_odds(position(e.claimant, m.event - 1), e))}"
         quoted.append((k, replace(m, odds=text) if text else m))
     return quoted
+
+
+# ---------------------------------------------------------------- explanations in the mistakes
+
+
+def explain_mistakes(analysis: Analysis, report: MistakeReport) -> MistakeReport:
+    """The same mistakes, each with the explanations of what the player could have known.
+
+    A missed claim explains every card of the book; a wrong claim every card the claimant could
+    know, and for each card they could not, who may hold it and one fitting deal that puts it
+    elsewhere than declared; a hopeless ask why the asked player could not hold the card; a
+    broken lockout why the opponent could take the book. Each in the view the mistake is judged
+    in (the player's own, or the public view when their hand is not known).
+    """
+    game = analysis.game
+    explainers: dict[tuple[str, int], Explainer] = {}
+
+    def explainer(view: str, at: int) -> Explainer:
+        if (view, at) not in explainers:
+            hand = analysis.worked_out.get(view)
+            tracker = ViewTracker(game, view, hands=None if hand is None else {view: hand})
+            explainers[(view, at)] = Explainer(tracker, at)
+        return explainers[(view, at)]
+
+    found = []
+    for m in report.mistakes:
+        e = game.events[m.event - 1] if 0 < m.event <= len(game.events) else None
+        whose = m.judged or m.player
+        view = judged_view(analysis, whose) if whose else PUBLIC
+        told: list[Explanation | NotKnown] = []
+        if m.kind in ("missed-claim", "broken-lockout") and m.book is not None:
+            ex = explainer(view, m.at)
+            holders = analysis.holders(view, m.at)
+            book = game.record.rules.deck.book(m.book)
+            told = _each(ex, [holds(holders[c][0], c) for c in book.cards if c in holders])
+        elif m.kind == "hopeless-ask" and isinstance(e, Ask):
+            told = _each(explainer(view, m.at), [lacks(e.target, e.card)])
+        elif m.kind == "wrong-claim" and isinstance(e, Claim) and m.known:
+            told = _claim_explained(explainer(view, m.at), analysis.holders(view, m.at), e)
+        found.append(replace(m, explanations=tuple(told)))
+    return replace(report, mistakes=found)
+
+
+def _each(ex: Explainer, statements: list[Statement]) -> list[Explanation | NotKnown]:
+    """The explanations of the statements the rules can explain (all of them, as the solver found them)."""
+    told: list[Explanation | NotKnown] = []
+    for s in statements:
+        with suppress(Unexplained):
+            told.append(ex.explain(s))
+    return told
+
+
+def _claim_explained(ex: Explainer, holders: Holders, claim: Claim) -> list[Explanation | NotKnown]:
+    """For each card of a claimed book: why its holder was known, why the declared holder was
+    ruled out, or, when neither was known, a fitting deal that puts it elsewhere."""
+    told: list[Explanation | NotKnown] = []
+    said = claim.said_map
+    for c in claim.book.cards:
+        h = holders.get(c, ())
+        declared = said.get(c)
+        if len(h) == 1:
+            told += _each(ex, [holds(h[0], c)])
+        elif declared is not None and declared not in h:
+            told += _each(ex, [lacks(declared, c)])
+        else:
+            other = next(p for p in h if p != declared)
+            deal = ex.witness(c, other)
+            hidden = {card: deal[card] for card in ex.pos.in_play if card not in ex.pos.known}
+            text = (
+                f"{c.pretty} was not known: {either(h)} could hold it. One deal that fits puts it with "
+                f"{other}: {deal_text(hidden, ex.pos.players)}."
+            )
+            told.append(NotKnown(c, h, other, hidden, text))
+    return told
+
+
+def deal_text(deal: dict[Card, str], players: tuple[str, ...]) -> str:
+    """Cards of a deal player by player, in seat order: ``Ann 7♥ 9♣; Ben 2♠``."""
+    hands: dict[str, list[str]] = {p: [] for p in players}
+    for c, p in deal.items():
+        hands[p].append(c.pretty)
+    return "; ".join(f"{p} {' '.join(cs)}" for p, cs in hands.items() if cs)
 
 
 def claim_odds(pos: Position, claim: Claim) -> Fraction:

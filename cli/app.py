@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from . import bench, deal, deduce, odds_cmds, records, reports, tactics_cmds
+from . import bench, deal, deduce, odds_cmds, records, reports, score, tactics_cmds
 from .common import DEBUG
 
 app = typer.Typer(
@@ -26,5 +26,5 @@ def root(
     DEBUG["on"] = debug
 
 
-for group in (records, deduce, deal, tactics_cmds, odds_cmds, reports, bench):
+for group in (records, score, deduce, deal, tactics_cmds, odds_cmds, reports, bench):
     group.register(app)

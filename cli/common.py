@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import functools
 import json
 import os
@@ -16,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from analyzer import record as fish
-from analyzer import record_json
+from analyzer import record_json, source
 from analyzer.errors import HalfsuitError, UsageError
 from analyzer.files import encode_text, write_text_atomic
 from analyzer.knowledge import PUBLIC, resolve_view
@@ -78,6 +79,26 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def read_record_bytes(path: Path) -> tuple[bytes, str]:
+    """The bytes of a record and the name it goes by: ``-`` is standard input (``<stdin>``)."""
+    if str(path) == "-":
+        return source.read_stream(sys.stdin.buffer), source.STDIN
+    return source.read_file(path), str(path)
+
+
+def is_json(data: bytes, name: str) -> bool:
+    """Whether a record is in the JSON form: by its extension, or on standard input by starting
+    with ``{``."""
+    start = data.removeprefix(codecs.BOM_UTF8).lstrip()
+    return name.lower().endswith(".json") or (name == source.STDIN and start.startswith(b"{"))
+
+
+def parse_record(data: bytes, name: str) -> Record:
+    """A record from its bytes, in the JSON form or the ``.fish`` text form (``is_json``)."""
+    text = source.decode(data, name)
+    return record_json.loads(text, name) if is_json(data, name) else fish.loads(text, name)
+
+
 def _located(exc: HalfsuitError | OSError) -> str:
     if isinstance(exc, HalfsuitError) or exc.filename is None:
         return str(exc)
@@ -93,14 +114,8 @@ def counting_odds() -> None:
 
 
 def load_record(path: Path) -> Record:
-    """Read a record in the ``.fish`` text form or the JSON form (by extension or content)."""
-    if not path.exists():
-        raise UsageError(f"no such file: {path}", path=str(path))
-    if path.is_dir():
-        raise UsageError(f"{path} is a folder, not a record", path=str(path))
-    if path.suffix.lower() == ".json":
-        return record_json.load(path)
-    return fish.load(path)
+    """Read a record in the ``.fish`` text form or the JSON form, from a file or ``-`` (stdin)."""
+    return parse_record(*read_record_bytes(path))
 
 
 def load_game(path: Path, lenient: bool = False, warn: bool = True) -> Game:
@@ -116,7 +131,8 @@ def load_game(path: Path, lenient: bool = False, warn: bool = True) -> Game:
 def break_lines(game: Game) -> list[str]:
     """``FILE:LINE: event N: message [code]`` for each rule break of a lenient replay."""
     where = game.record.path or "<record>"
-    return [f"{where}:{v.line}: event {v.event}: {v.message} [{v.code}]" for v in game.violations]
+    numbers = game.numbers
+    return [f"{where}:{v.line}: event {numbers[v.event - 1]}: {v.message} [{v.code}]" for v in game.violations]
 
 
 def check_at(game: Game, at: int | None) -> int:

@@ -14,7 +14,7 @@ from analyzer.files import write_text_atomic
 from analyzer.hindsight import Hindsight, deal_in_hindsight
 from analyzer.wording import either, plural
 
-from .common import JSON_HELP, handles_errors, load_game, out, plain, print_json, team_style
+from .common import JSON_HELP, LenientOpt, handles_errors, load_game, out, plain, print_json, team_style
 
 RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
 STATUS = {"written": "Hand line", "worked out": "worked out from the record", "unknown": ""}
@@ -32,13 +32,14 @@ def deal_cmd(
         typer.Option("--fill", help="Write the Hand lines the record fixes completely into it (canonical form)."),
     ] = False,
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+    lenient: LenientOpt = False,
 ) -> None:
     """Who was dealt each card, as far as the record fixes it: in every deal that fits, the same player.
 
     Unknown cards are shown as '?'. With --fill the hands fixed completely are written into the
     record as Hand lines (a hand with an open card is never written).
     """
-    game = load_game(path)
+    game = load_game(path, lenient)
     found = deal_in_hindsight(game)
     new = list(found.worked_out)
     if fill and new:

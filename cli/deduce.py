@@ -9,14 +9,15 @@ import typer
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from analyzer.analysis import Holders, analyze, solve_position
+from analyzer.analysis import Holders, solve_position
 from analyzer.cards import Card, parse_card
 from analyzer.contracts import analysis_dict, player_summary, state_dict
 from analyzer.errors import UsageError
-from analyzer.explain import LACKS, Explainer, Explanation
+from analyzer.explain import LACKS, Explainer, Explanation, holds
+from analyzer.hindsight import judged_analysis
 from analyzer.knowledge import PUBLIC, Position, ViewTracker
 from analyzer.replay import Game
-from analyzer.tactics import claimable, exact_text, odds_text
+from analyzer.tactics import claimable, deal_text, exact_text, odds_text
 
 from .common import (
     AS_HELP,
@@ -59,14 +60,52 @@ def view_at(path: Path, at: int | None, view: str, lenient: bool) -> tuple[Game,
 
 @handles_errors
 def state(
-    path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False, lenient: LenientOpt = False
+    path: RecordArg,
+    at: AtOpt = None,
+    view: AsOpt = PUBLIC,
+    json_out: JsonOpt = False,
+    lenient: LenientOpt = False,
+    explain: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--explain",
+            metavar="CARD",
+            help="Explain who holds or lacks this card (repeat, or list cards with commas: 7S,2S).",
+        ),
+    ] = None,
 ) -> None:
     """Every card in play: who can hold it (known, possible, impossible), in one view at one step."""
     game, name, n, _, holders = view_at(path, at, view, lenient)
+    cards = [parse_card_arg(t, game) for text in explain or [] for t in text.replace(",", " ").split()]
+    explainer = Explainer(ViewTracker(game, name), n) if cards else None
+    why = {c: explainer.card(c) for c in cards} if explainer is not None else {}
     if json_out:
-        print_json(state_dict(game, holders, name, n))
+        data = state_dict(game, holders, name, n)
+        if cards:
+            data["explanations"] = {c.code: {p: e.to_dict() for p, e in w.items()} for c, w in why.items()}
+        print_json(data)
         return
     render_grid(game, holders, name, n)
+    for c, w in why.items():
+        out.print(f"[bold]Why, for {c.pretty}[/bold]")
+        if not w:
+            out.print("  it is not in play")
+        print_explanations(c, holders.get(c, ()), w)
+
+
+def print_explanations(card: Card, holders: tuple[str, ...], why: dict[str, Explanation]) -> None:
+    """The holder's explanation (when known) and every ruled-out player's, one paragraph each."""
+    shared: list[str] = []
+    if len(holders) == 1 and holders[0] in why:
+        h = holders[0]
+        out.print(Text(f"  why {h}: {why[h].text}"))
+        shared = [p for p, e in why.items() if p != h and _only_elsewhere(e, why[h])]
+        if shared:
+            out.print(Text(f"  not {', '.join(shared)}: {h} holds {card.pretty}.", style="dim"))
+    for p, e in why.items():
+        if p in holders or p in shared:
+            continue
+        out.print(Text(f"  not {p}: {e.text}"))
 
 
 def grid_mark(holders: tuple[str, ...], player: str) -> Text:
@@ -82,7 +121,8 @@ def render_grid(game: Game, holders: Holders, view: str, n: int) -> None:
     step = game.step(n)
     players = record.players
     who = "the public" if view == PUBLIC else view
-    out.print(f"[bold]After event {n}, as {plain(who)} sees it[/bold]   ● known  ○ possible  · impossible")
+    moment = record.after_label(n).capitalize()
+    out.print(f"[bold]{moment}, as {plain(who)} sees it[/bold]   ● known  ○ possible  · impossible")
     grid = RichTable(box=None, header_style="bold", pad_edge=False)
     grid.add_column("book")
     grid.add_column("card")
@@ -95,7 +135,7 @@ def render_grid(game: Game, holders: Holders, view: str, n: int) -> None:
                 continue
             grid.add_row(plain(book.name) if first else "", c.pretty, *(grid_mark(holders[c], p) for p in players))
             first = False
-    counts = ["", "cards"] + [str(step.counts[p]) for p in players]
+    counts = ["", "cards"] + [step.count_text(p) for p in players]
     known = ["", "known"] + [str(len(player_summary(record, step, holders, p)["known"])) for p in players]
     grid.add_row(*counts, style="bold")
     grid.add_row(*known, style="dim")
@@ -134,11 +174,12 @@ def who_has(
     card = parse_card_arg(card_text, game)
     claimed = next((r for r in game.step(n).books.values() if card in r.book.cards), None)
     if claimed is not None:
-        msg = f"{card.pretty} left play when {claimed.book.name} was claimed at event {claimed.event}"
+        msg = (
+            f"{card.pretty} left play when {claimed.book.name} was claimed at {game.record.event_label(claimed.event)}"
+        )
         if json_out:
-            print_json(
-                {"at": n, "as": name, "card": card.code, "holders": [], "known": False, "claimed": claimed.event}
-            )
+            number = game.numbers[claimed.event - 1]
+            print_json({"at": n, "as": name, "card": card.code, "holders": [], "known": False, "claimed": number})
         else:
             out.print(plain(msg))
         return
@@ -169,10 +210,11 @@ def who_has(
     who = "the public" if name == PUBLIC else name
     if len(h) == 1:
         where = f"[bold green]{plain(h[0])}[/bold green]"
-        out.print(f"[bold]{card.pretty}[/bold] is with {where} (known, after event {n}, as {plain(who)} sees it)")
-        out.print(Text(f"  why {h[0]}: {why[h[0]].text}"))
+        out.print(
+            f"[bold]{card.pretty}[/bold] is with {where} (known, {game.record.after_label(n)}, as {plain(who)} sees it)"
+        )
     else:
-        out.print(f"[bold]{card.pretty}[/bold] can be with (after event {n}, as {plain(who)} sees it):")
+        out.print(f"[bold]{card.pretty}[/bold] can be with ({game.record.after_label(n)}, as {plain(who)} sees it):")
         width = max(len(p) for p in h)  # the odds in one column
         for p in h:
             if share is None:
@@ -182,16 +224,7 @@ def who_has(
             out.print(f"  [bold]{plain(p):<{width}}[/bold] {float(share[p]) * 100:5.1f}%{short}")
         if isinstance(counted, str):
             out.print(Text(f"  odds not counted: {counted}", style="dim"))
-    if len(h) == 1:
-        shared = [p for p, e in why.items() if p != h[0] and _only_elsewhere(e, why[h[0]])]
-        if shared:
-            out.print(Text(f"  not {', '.join(shared)}: {h[0]} holds {card.pretty}.", style="dim"))
-    else:
-        shared = []
-    for p, e in why.items():
-        if p in h or p in shared:
-            continue
-        out.print(Text(f"  not {p}: {e.text}"))
+    print_explanations(card, h, why)
     for p, deal in deals.items():
         out.print(Text(f"  {p} may hold it, e.g. {_deal_text(deal, pos)}"))
 
@@ -203,11 +236,7 @@ def _only_elsewhere(e: Explanation, holder: Explanation) -> bool:
 
 def _deal_text(deal: dict[Card, str], pos: Position) -> str:
     """The never-shown cards of a fitting deal, player by player."""
-    hands: dict[str, list[str]] = {p: [] for p in pos.players}
-    for c in pos.in_play:
-        if c not in pos.known:
-            hands[deal[c]].append(c.pretty)
-    return "; ".join(f"{p} {' '.join(cs)}" for p, cs in hands.items() if cs)
+    return deal_text({c: deal[c] for c in pos.in_play if c not in pos.known}, pos.players)
 
 
 @handles_errors
@@ -218,12 +247,17 @@ def hand(
     view: AsOpt = PUBLIC,
     json_out: JsonOpt = False,
     lenient: LenientOpt = False,
+    explain: Annotated[bool, typer.Option("--explain", help="Say why each known card is theirs.")] = False,
 ) -> None:
     """A player's known and possible cards, by book."""
     game, name, n, _, holders = view_at(path, at, view, lenient)
     who = game.record.table.resolve(player)
     if who is None:
         raise UsageError(f"'{player}' is not a player of this game", path=game.record.path)
+    why: dict[Card, Explanation] = {}
+    if explain:
+        explainer = Explainer(ViewTracker(game, name), n)
+        why = {c: explainer.explain(holds(who, c)) for c, h in holders.items() if h == (who,)}
     summary = player_summary(game.record, game.step(n), holders, who)
     books = {}
     for book in game.record.rules.deck.books:
@@ -232,12 +266,15 @@ def hand(
         if known or possible:
             books[book.name] = {"known": known, "possible": possible}
     if json_out:
-        print_json({"at": n, "as": name, "player": who, **summary, "books": books})
+        data: dict[str, Any] = {"at": n, "as": name, "player": who, **summary, "books": books}
+        if explain:
+            data["explanations"] = {c.code: e.to_dict() for c, e in why.items()}
+        print_json(data)
         return
     viewer = "the public" if name == PUBLIC else name
     out.print(
-        f"[bold]{plain(who)}[/bold] (team {summary['team']}) holds {summary['count']} cards after event {n}; "
-        f"as {plain(viewer)} sees it, {len(summary['known'])} are known"
+        f"[bold]{plain(who)}[/bold] (team {summary['team']}) holds {summary['count']} cards "
+        f"{game.record.after_label(n)}; as {plain(viewer)} sees it, {len(summary['known'])} are known"
     )
     table = RichTable(box=None, header_style="bold")
     table.add_column("book")
@@ -250,6 +287,8 @@ def hand(
             " ".join(_pretty(c) for c in cards["possible"]),
         )
     out.print(table)
+    for c, e in why.items():
+        out.print(Text(f"  {c.pretty}: {e.text}"))
 
 
 def _pretty(code: str) -> str:
@@ -260,7 +299,7 @@ def _pretty(code: str) -> str:
 def analyze_cmd(path: RecordArg, json_out: JsonOpt = False, lenient: LenientOpt = False) -> None:
     """The whole game at once: every step in every view (public and each Hand), claims, threats, mistakes."""
     game = load_game(path, lenient)
-    result = analyze(game, upto=game.trusted_until, workers=WORKERS)
+    result = judged_analysis(game, workers=WORKERS)[0]
     data = analysis_dict(result)
     if json_out:
         print_json(data)

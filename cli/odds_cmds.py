@@ -104,7 +104,7 @@ def odds(
         return
     record = game.record
     who = "the public" if name == PUBLIC else name
-    out.print(f"[bold]Odds after event {n}, as {plain(who)} sees it[/bold] ({result.deals:,} fitting deals)")
+    out.print(f"[bold]Odds {record.after_label(n)}, as {plain(who)} sees it[/bold] ({result.deals:,} fitting deals)")
     grid = RichTable(box=None, header_style="bold")
     grid.add_column("book")
     grid.add_column("card")
@@ -159,7 +159,8 @@ def suggest(
         )
         return
     out.print(
-        f"[bold]{plain(advice.player)}, on turn after event {n}[/bold] ({advice.deals:,} deals fit what you know)"
+        f"[bold]{plain(advice.player)}, on turn {game.record.after_label(n)}[/bold] "
+        f"({advice.deals:,} deals fit what you know)"
     )
     sure = [c for c in advice.claims if c.right == 1]
     for c in sure:

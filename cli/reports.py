@@ -11,12 +11,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from analyzer.analysis import analyze
+from analyzer.hindsight import judged_analysis
 from analyzer.knowledge import PUBLIC
-from analyzer.tactics import mistakes, quote_odds
+from analyzer.tactics import explain_mistakes, mistakes, quote_odds
 
 from .common import (
     AS_HELP,
@@ -56,20 +55,26 @@ def report_cmd(
     odds: Annotated[
         bool, typer.Option(help="Shade grids by exact odds, quote odds in mistakes, count bits per player.")
     ] = True,
+    replay: Annotated[
+        bool, typer.Option(help="Also write the game's replay page (<record>-replay.html) and link to it.")
+    ] = True,
     lenient: LenientOpt = False,
 ) -> None:
-    """Write a post-game report: an HTML page and its Markdown twin with charts (SVG).
+    """Write a post-game report: an HTML page and its Markdown twin with charts (SVG), and a replay page.
 
     Prints the paths written. Exit 1 when the record breaks the rules (unless --lenient: the
     breaks are then marked in the report) or contradicts itself, 2 when it cannot be read.
     """
+    from analyzer.replay_page import odds_table
+
     game = load_game(path, lenient)
     name = check_view(game, view)
-    # Solve the views in forked workers before polars and matplotlib are loaded (forking after
-    # they start their threads is not safe).
-    analysis = analyze(game, upto=game.trusted_until, workers=WORKERS)
-    found = mistakes(analysis)
+    # Solve the views and count the odds in forked workers before polars and matplotlib are
+    # loaded (forking after they start their threads is not safe).
+    analysis = judged_analysis(game, workers=WORKERS)[0]
+    found = explain_mistakes(analysis, mistakes(analysis))
     asks = None
+    tables = None
     if odds:
         counting_odds()
         from analyzer.information import ask_information
@@ -78,12 +83,14 @@ def report_cmd(
         try:
             found = quote_odds(analysis, found, workers=WORKERS)
             asks = ask_information(game, analysis.steps, workers=WORKERS)
+            if replay:  # the replay page shows every step of every view; the report alone needs a few
+                tables = odds_table(game, list(analysis.views), analysis.steps, WORKERS, analysis.worked_out)
         except TooLarge as exc:
             odds = False  # a view too costly to count: the report goes without odds, and says so
-            err.print(f"odds left out of the report: {escape(exc.message)}")
+            err.print(f"odds left out of the report: {plain(exc.message)}")
     from analyzer.report import write_report
 
-    files = write_report(game, out_dir, name, moments or None, analysis, odds, asks, found)
+    files = write_report(game, out_dir, name, moments or None, analysis, odds, asks, found, tables, replay)
     for written in files.paths:
         out.print(plain(written))
 
@@ -93,17 +100,19 @@ def replay_cmd(
     path: RecordArg,
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the page into.")] = Path("reports"),
     odds: Annotated[bool, typer.Option(help="Shade the grids by exact odds and show them for each card.")] = True,
+    lenient: LenientOpt = False,
 ) -> None:
     """Write a replay page: one HTML file to step through the game in every view (opens from disk).
 
-    Prints the path written. Exit 1 when the record breaks the rules or contradicts itself,
-    2 when it cannot be read.
+    Prints the path written. Exit 1 when the record breaks the rules (unless --lenient: the page
+    then steps to the first break and marks the breaks) or contradicts itself, 2 when it cannot
+    be read.
     """
     from analyzer.replay_page import odds_table, write_replay
 
-    game = load_game(path)
-    analysis = analyze(game, upto=game.trusted_until, workers=WORKERS)
-    found = mistakes(analysis)
+    game = load_game(path, lenient)
+    analysis = judged_analysis(game, workers=WORKERS)[0]
+    found = explain_mistakes(analysis, mistakes(analysis))
     table = None
     if odds:
         counting_odds()
@@ -111,7 +120,7 @@ def replay_cmd(
 
         try:
             found = quote_odds(analysis, found, workers=WORKERS)
-            table = odds_table(game, list(analysis.views), analysis.steps, WORKERS)
+            table = odds_table(game, list(analysis.views), analysis.steps, WORKERS, analysis.worked_out)
         except TooLarge:
             table = None
     page = write_replay(game, out_dir, analysis, found, table, with_odds=False)
@@ -127,8 +136,11 @@ def batch_cmd(
         typer.Option("--workers", "-j", min=1, help="Worker processes (default: one per core)."),
     ] = None,
     lenient: LenientOpt = False,
+    reports: Annotated[
+        bool, typer.Option("--reports", help="Also write each game's report and replay page, linked from the summary.")
+    ] = False,
 ) -> None:
-    """Analyze every record in a folder: per-game and per-player tables and a summary page.
+    """Analyze every record in a folder: per-game and per-player tables and a summary page with charts.
 
     A record that fails, and an entry named like a record that is not a file (a dangling
     symlink, a FIFO, a folder), is listed with why, and the others still run. --out is replaced
@@ -151,7 +163,7 @@ def batch_cmd(
         def progress(done: int, total: int, name: str) -> None:
             bar.update(task, completed=done, total=total, description=f"analyzing {plain(name)}")
 
-        result = run_batch(folder, out_dir, workers, progress, lenient=lenient)
+        result = run_batch(folder, out_dir, workers, progress, lenient=lenient, reports=reports)
     for written in result.files:
         out.print(plain(written))
     for message in result.failures.get_column("message").to_list():

@@ -6,12 +6,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.text import Text
 
-from analyzer.analysis import Analysis, analyze
+from analyzer.analysis import Analysis
 from analyzer.contracts import lockouts_dict, threats_dict
-from analyzer.knowledge import PUBLIC
+from analyzer.explain import Explainer, Explanation, holds
+from analyzer.hindsight import judged_analysis
+from analyzer.knowledge import PUBLIC, ViewTracker
 from analyzer.replay import Game
-from analyzer.tactics import claimable, lockouts, mistakes, quote_odds, threats
+from analyzer.tactics import HAND_NOTES, claimable, explain_mistakes, lockouts, mistakes, quote_odds, threats
 
 from .common import WORKERS, LenientOpt, check_at, counting_odds, err, handles_errors, load_game, out, plain, print_json
 from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg, view_at
@@ -31,22 +34,32 @@ def claims(
     """Books that can be claimed in a view, with the declaration to make."""
     game, name, n, _, holders = view_at(path, at, view, lenient)
     found = claimable(game, holders, name)
+    explainer = Explainer(ViewTracker(game, name), n) if found else None
+    why = [
+        {card: explainer.explain(holds(p, card)) for card, p in c.holders.items()} if explainer else {} for c in found
+    ]
     if json_out:
-        print_json({"at": n, "as": name, "claimable": [c.to_dict() for c in found]})
+        books = [
+            {**c.to_dict(), "why": {card.code: e.to_dict() for card, e in w.items()}}
+            for c, w in zip(found, why, strict=True)
+        ]
+        print_json({"at": n, "as": name, "claimable": books})
         return
     speaker = None if name == PUBLIC else name
     if not found:
         who = "the public" if name == PUBLIC else name
-        out.print(f"No book is claimable after event {n} as {plain(who)} sees it.")
-    for c in found:
+        out.print(f"No book is claimable {game.record.after_label(n)} as {plain(who)} sees it.")
+    for c, w in zip(found, why, strict=True):
         out.print(f"[green]team {c.team}[/green]  {plain(c.declaration(speaker))}")
+        for card, e in w.items():
+            out.print(Text(f"    {card.pretty} ({c.holders[card]}): {e.text}"))
 
 
 def _analyzed(path: Path, at: int | None, lenient: bool) -> tuple[Game, int, Analysis]:
-    """Every view of the record up to ``at`` (default: the end)."""
+    """Every view of the record up to ``at`` (default: the end), hands worked out from the record included."""
     game = load_game(path, lenient)
     n = check_at(game, at)
-    return game, n, analyze(game, upto=n, workers=WORKERS)
+    return game, n, judged_analysis(game, upto=n, workers=WORKERS)[0]
 
 
 @handles_errors
@@ -57,12 +70,13 @@ def threats_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False, le
         print_json(threats_dict(result, n))
         return
     for player, books in threats(result, n).items():
+        note = f" [dim]({HAND_NOTES['worked out']})[/dim]" if player in result.worked_out else ""
         if books is None:
             out.print(f"{plain(player)}: [dim]no Hand line, so their view is unknown[/dim]")
         elif books:
-            out.print(f"{plain(player)}: [bold red]{plain(', '.join(b.name for b in books))}[/bold red]")
+            out.print(f"{plain(player)}: [bold red]{plain(', '.join(b.name for b in books))}[/bold red]{note}")
         else:
-            out.print(f"{plain(player)}: none")
+            out.print(f"{plain(player)}: none{note}")
 
 
 @handles_errors
@@ -75,9 +89,11 @@ def lockouts_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False, l
         return
     missing = [p for p in game.record.players if not result.has_view(p)]
     if missing:
-        err.print(f"not judged (no Hand line): {plain(', '.join(missing))}")
+        err.print(f"not judged (no Hand line, and the record does not fix their hand): {plain(', '.join(missing))}")
+    if result.worked_out:
+        err.print(f"{HAND_NOTES['worked out']}: {plain(', '.join(result.worked_out))}")
     if not found:
-        out.print(f"No lockout after event {n}.")
+        out.print(f"No lockout {game.record.after_label(n)}.")
     for lk in found:
         sides = [plain(", ".join(lk.threats[team])) for team in (1, 2)]
         out.print(f"[bold]{lk.book.pretty}[/bold]: team 1 {sides[0]} vs team 2 {sides[1]}")
@@ -99,8 +115,8 @@ def mistakes_cmd(
 ) -> None:
     """Missed claims, wrong claims, broken lockouts, hopeless asks and rule breaks (read leniently)."""
     game = load_game(path, lenient=True, warn=False)
-    result = analyze(game, upto=game.trusted_until, workers=WORKERS)
-    report = mistakes(result)
+    result = judged_analysis(game, workers=WORKERS)[0]
+    report = explain_mistakes(result, mistakes(result))
     counting_odds()
     from analyzer.information import ask_information, player_information
     from analyzer.odds import TooLarge
@@ -109,8 +125,15 @@ def mistakes_cmd(
         report = quote_odds(result, report, workers=WORKERS)
     except TooLarge as exc:
         err.print(f"odds not quoted: {plain(exc.message)}")
+    if report.worked_out:
+        err.print(f"judged with their {HAND_NOTES['worked out']}: {plain(', '.join(report.worked_out))}")
     if report.unjudged:
-        err.print(f"not judged in their own view (no Hand line): {plain(', '.join(report.unjudged))}")
+        err.print(
+            f"hand not known (no Hand line, and the record does not fix it): {plain(', '.join(report.unjudged))}; "
+            "judged from the public view only, a lower bound of what they knew"
+        )
+    if report.unfinished:
+        err.print(f"the record is unfinished: it stops {game.record.after_label(len(game.events))}")
     if json_out:
         print_json([m.to_dict() for m in report.mistakes])
         return
@@ -118,11 +141,19 @@ def mistakes_cmd(
         out.print("No mistakes found.")
     for m in report.mistakes:
         book = f" ({plain(m.book.replace('-', ' '))})" if m.book else ""
-        out.print(f"[bold]{m.event}.[/bold] {plain(m.player)} — [bold red]{m.kind.replace('-', ' ')}[/bold red]{book}")
+        note = f"  [dim]({plain(m.hand_note)})[/dim]" if m.hand_note else ""
+        kind = m.kind.replace("-", " ")
+        out.print(
+            f"[bold]{m.number}.[/bold] {plain(m.player)} — [bold red]{kind}[/bold red]{book}"
+            f"  [dim]line {m.line}[/dim]{note}"
+        )
         out.print(f"    {plain(m.why)}")
         if m.odds:
             out.print(f"    [dim]odds:[/dim] {plain(m.odds)}")
         out.print(f"    [dim]cost:[/dim] {plain(m.cost)}")
+        for told in m.explanations:
+            head = f"{told.conclusion.words}: " if isinstance(told, Explanation) and told.conclusion else ""
+            out.print(Text(f"      - {head}{told.text}"))
     if bits:
         try:
             totals = player_information(game, ask_information(game, result.steps, workers=WORKERS))

@@ -122,10 +122,14 @@ PROBING = [
 ]
 
 
-def probing_views(seeds: int) -> list[tuple[str, str, Position]]:
-    """(group, view name, position) for every view at every step of each probing opening."""
+def probing_views(seeds: int, only: str) -> list[tuple[str, str, Position]]:
+    """(group, view name, position) for every view at every step of each probing opening (of
+    the groups whose label contains ``only``)."""
     out = []
+    exact = any(only == label for label, _, _, _ in PROBING)
     for label, players, deck, house in PROBING:
+        if (only != label) if exact else (only not in label):
+            continue
         for seed in range(seeds):
             rec = simulate(players=players, deck=deck, house=house, seed=seed, style=Style.PROBING)
             game = replay.replay(rec)
@@ -135,11 +139,11 @@ def probing_views(seeds: int) -> list[tuple[str, str, Position]]:
     return out
 
 
-def probing(seeds: int) -> None:
+def probing(seeds: int, only: str) -> None:
     """Time, then measure the memory of, every view of the probing corpus."""
     import tracemalloc
 
-    views = probing_views(seeds)
+    views = probing_views(seeds, only)
     rows: dict[str, list[tuple[float, str]]] = {}
     too_large: dict[str, int] = {}
     for group, where, pos in views:
@@ -191,10 +195,11 @@ def main() -> None:
     parser.add_argument("--emit", action="store_true", help=argparse.SUPPRESS)  # one sweep, as JSON
     parser.add_argument("--corpus", choices=("shared", "probing"), default="shared", help="which views to time")
     parser.add_argument("--seeds", type=int, default=1, help="probing corpus: games per group")
+    parser.add_argument("--group", default="", help="probing corpus: only the groups whose name has this")
     args = parser.parse_args()
     keep_freed_memory()  # as the command line does
     if args.corpus == "probing":
-        probing(args.seeds)
+        probing(args.seeds, args.group)
         return
     if args.emit:
         print(json.dumps(timings(args.step, args.repeat)))

@@ -1,11 +1,12 @@
-"""Regenerate the golden report files the tests compare against, and the sample report.
+"""Regenerate the golden report files the tests compare against, and the samples under reports/.
 
 Run after a deliberate change to reports (or to the analysis they show), then read the diff of
 ``tests/golden/`` and ``reports/`` before committing:
 
     python scripts/regen_golden.py
 
-The cases live in ``tests/test_report.py`` (``GOLDEN``), so the test and this script agree.
+The cases live in ``tests/test_report.py`` (``GOLDEN``), so the test and this script agree; the
+tests also check that ``write_samples`` gives the committed reports/ byte for byte.
 """
 
 from __future__ import annotations
@@ -18,11 +19,18 @@ sys.path.insert(0, str(ROOT))
 
 from analyzer.record import load  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
-from analyzer.report import write_report  # noqa: E402
+from analyzer.report import ReportFiles, write_report  # noqa: E402
 from tests.test_report import GOLDEN, GOLDEN_DIR, golden_markdown  # noqa: E402
 
-# The sample report committed under reports/ and linked from the README: a whole simulated game.
+# The sample report and replay page committed under reports/ and linked from the README: a
+# whole simulated game.
 SAMPLE = ROOT / "sample_logs" / "simulated-game.fish"
+SAMPLES = ROOT / "reports"
+
+
+def write_samples(out_dir: Path) -> ReportFiles:
+    """The sample report, its charts and its replay page, written into ``out_dir``."""
+    return write_report(replay(load(SAMPLE)), out_dir)
 
 
 def main() -> None:
@@ -32,8 +40,7 @@ def main() -> None:
         with path.open("w", encoding="utf-8", newline="\n") as f:
             f.write(golden_markdown(record, view))
         print(path.relative_to(ROOT))
-    files = write_report(replay(load(SAMPLE)), ROOT / "reports")
-    for written in files.paths:
+    for written in write_samples(SAMPLES).paths:
         print(written.relative_to(ROOT))
 
 

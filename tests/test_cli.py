@@ -53,6 +53,7 @@ def test_help_on_every_command() -> None:
         "threats",
         "lockouts",
         "mistakes",
+        "score",
     ):
         assert command in out
         c, o, _ = run(command, "--help")
@@ -124,10 +125,16 @@ def test_threats_and_lockouts(tmp_path: Path) -> None:
     data = json.loads(out)
     assert code == 0 and data["at"] == 6 and set(data["by"]) == {"Anna", "Dev", "Ben", "Eli", "Cara", "Fay"}
     record = fish.loads(COLLECT_FOUR)
-    record.hands.pop("Fay")
+    record.hands.pop("Fay")  # the other five hands fix hers: she is judged in her own view
     path.write_text(fish.dumps(record))
     code, out, _ = run("threats", str(path), "--at", "6", "--json")
-    assert json.loads(out)["by"]["Fay"] is None
+    assert json.loads(out)["by"]["Fay"] == [] and json.loads(out)["worked_out"] == ["Fay"]
+    code, out, _ = run("threats", str(path), "--at", "6")
+    assert "Fay: none (hand worked out from the record)" in out
+    record.hands.pop("Eli")  # two hands open: neither is fixed
+    path.write_text(fish.dumps(record))
+    code, out, _ = run("threats", str(path), "--at", "6", "--json")
+    assert json.loads(out)["by"]["Fay"] is None and json.loads(out)["worked_out"] == []
     code, out, _ = run("threats", str(path), "--at", "6")
     assert "Fay: no Hand line" in out
     code, out, _ = run("lockouts", str(path), "--at", "6", "--json")
@@ -242,6 +249,7 @@ LENIENT_COMMANDS = [
     ["mistakes"],
     ["odds"],
     ["suggest", "--as", "Eli", "--at", "8"],
+    ["deal"],
 ]
 
 
@@ -250,7 +258,9 @@ def test_every_command_reads_leniently(command: list[str], slips: Path) -> None:
     if command[0] == "mistakes":  # always lenient: it lists the breaks among its findings
         code, out, _ = run(*command, str(slips), "--lenient", "--json")
         assert code == 0
-        assert [m["event"] for m in json.loads(out) if m["kind"] == "rule-break"] == [3, 6]
+        breaks = [m for m in json.loads(out) if m["kind"] == "rule-break"]
+        # Named as the file numbers them (3. and 7. are left out), with their lines.
+        assert [(m["event"], m["line"], m["index"]) for m in breaks] == [(4, 14, 3), (8, 17, 6)]
         return
     code, _, err = run(*command, str(slips))
     assert code == 1 and "it is Dev's turn" in err  # strict: the first slip stops it
@@ -258,7 +268,7 @@ def test_every_command_reads_leniently(command: list[str], slips: Path) -> None:
     assert code == 0, err
     assert out
     assert err.count("[not-on-turn]") == 2
-    assert f"{slips}:14: event 3: Anna asks, but it is Dev's turn" in err
+    assert f"{slips}:14: event 4: Anna asks, but it is Dev's turn" in err  # the number written on line 14
 
 
 def test_validate_lenient_reports_each_slip_once(slips: Path) -> None:
@@ -268,7 +278,7 @@ def test_validate_lenient_reports_each_slip_once(slips: Path) -> None:
     assert "2 rule breaks; the cards are trusted throughout" in err
     code, out, _ = run("validate", "--lenient", "--json", str(slips))
     data = json.loads(out)
-    assert [(v["event"], v["code"]) for v in data["violations"]] == [(3, "not-on-turn"), (6, "not-on-turn")]
+    assert [(v["event"], v["code"]) for v in data["violations"]] == [(4, "not-on-turn"), (8, "not-on-turn")]
     assert data["trusted_until"] == 13
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from analyzer import record, record_json
+from analyzer import json_text, record, record_json
 from analyzer.errors import Contradiction, HalfsuitError, RecordSyntaxError
 
 from .fixtures import SHARED, committed
@@ -48,10 +48,16 @@ def test_json_round_trip(path: Path) -> None:
     back = record_json.loads(as_json)
     assert record.dumps(back) == text
     assert record_json.dumps(back) == as_json
-    # Line numbers are those of the canonical text.
+    # Line numbers are those of the JSON text: where each event's object starts, and each
+    # header value.
+    places = json_text.parse(as_json)
+    assert [e.line for e in back.body] == [places.place(f"events[{i}]")[0] for i in range(len(back.body))]  # type: ignore[index]
+    assert back.header_lines["Teams"] == places.place("teams")[0]  # type: ignore[index]
+    # A record built from decoded JSON has no file: its lines are those of the canonical text.
     direct = record.loads(text)
-    assert [e.line for e in back.body] == [e.line for e in direct.body]
-    assert back.header_lines == direct.header_lines
+    built = record_json.from_dict(json.loads(as_json))
+    assert [e.line for e in built.body] == [e.line for e in direct.body]
+    assert built.header_lines == direct.header_lines
 
 
 def test_json_in_any_order_keeps_canonical_line_numbers() -> None:
@@ -150,6 +156,20 @@ def test_json_keeps_non_ascii_text() -> None:
             "Anna claims high-spades: Anna 9S 10S, Ben JS QS KS AS: wrong; actual Anna 9S 10S, Eli JS QS KS AS",
         ),
         ("anna passes to BEN", "Anna passes to Ben"),
+        # Wrong claims without the real split, saying who scored where the rules need it.
+        ("Anna claims LS: Anna 2S 3S 4S 5S 6S 7S: Wrong", "Anna claims low-spades: Anna 2S 3S 4S 5S 6S 7S: wrong"),
+        (
+            "Anna claims LS: Anna 2S 3S 4S 5S 6S 7S: wrong , Scored By dev",
+            "Anna claims low-spades: Anna 2S 3S 4S 5S 6S 7S: wrong, to team 2",
+        ),
+        (
+            "Anna claims LS: Anna 2S 3S 4S 5S 6S 7S: wrong,to TEAM 2",
+            "Anna claims low-spades: Anna 2S 3S 4S 5S 6S 7S: wrong, to team 2",
+        ),
+        (
+            "Anna claims LS: Anna 2S 3S 4S 5S 6S 7S: wrong, Forfeited",
+            "Anna claims low-spades: Anna 2S 3S 4S 5S 6S 7S: wrong, forfeited",
+        ),
     ],
 )
 def test_accepted_event_spellings(written: str, canonical: str) -> None:
@@ -298,8 +318,23 @@ MALFORMED = [
     ("bad-bluffing", "Bluffing: maybe\n" + TEAMS, RecordSyntaxError, "header", 1),
     ("unknown-house-rule", TEAMS + "House: next-asker, no-talking\n", RecordSyntaxError, "header", 2),
     (
-        "wrong-claim-without-actual",
-        TEAMS + "\nAnna claims low-spades: Anna 2S 3S 4S 5S 6S 7S: wrong\n",
+        "short-wrong-claim-with-a-bad-award",
+        TEAMS + "\nAnna claims low-spades: Anna 2S 3S 4S 5S 6S 7S: wrong, to Dev\n",
+        RecordSyntaxError,
+        "claim",
+        3,
+    ),
+    (
+        "short-wrong-claim-scored-by-a-stranger",
+        TEAMS + "\nAnna claims low-spades: Anna 2S 3S 4S 5S 6S 7S: wrong, scored by Zed\n",
+        RecordSyntaxError,
+        "unknown-player",
+        3,
+    ),
+    (
+        "wrong-claim-with-actual-and-award",
+        TEAMS
+        + "\nAnna claims low-spades: Anna 2S 3S 4S 5S 6S 7S: wrong, to team 2; actual Anna 2S 3S 4S 5S 6S, Dev 7S\n",
         RecordSyntaxError,
         "claim",
         3,
@@ -448,16 +483,23 @@ JSON_ERRORS = [
         "the record: missing key 'teams'",
         None,
     ),
-    ("unknown-top-key", _doc(colour="blue"), RecordSyntaxError, "json", "the record: unknown key 'colour'", None),
+    ("unknown-top-key", _doc(colour="blue"), RecordSyntaxError, "json", "colour: unknown key 'colour'", None),
     ("wrong-format", _doc(format="pgn"), RecordSyntaxError, "json", "format:", None),
     ("wrong-version", _doc(version=2), RecordSyntaxError, "json", "version:", None),
     ("boolean-version", _doc(version=True), RecordSyntaxError, "json", "version:", None),
-    ("unknown-info-key", _doc(info={"Teams": "x"}), RecordSyntaxError, "json", "info: unknown key 'Teams'", None),
+    ("unknown-info-key", _doc(info={"Teams": "x"}), RecordSyntaxError, "json", "info.Teams: unknown key 'Teams'", None),
     ("two-line-title", _doc(info={"Title": "a\nb"}), RecordSyntaxError, "json", "info.Title:", None),
     ("unknown-rules", _doc(rules="poker"), RecordSyntaxError, "header", "rules: unknown rules", None),
     ("unknown-deck", _doc(deck="tarot"), RecordSyntaxError, "header", "deck: unknown deck", None),
     ("bluffing-not-boolean", _doc(bluffing="yes"), RecordSyntaxError, "json", "bluffing:", None),
-    ("unknown-house-rule", _doc(house=["no-talking"]), RecordSyntaxError, "header", "house: unknown house rule", None),
+    (
+        "unknown-house-rule",
+        _doc(house=["no-talking"]),
+        RecordSyntaxError,
+        "header",
+        "house[0]: unknown house rule",
+        None,
+    ),
     ("one-team", _doc(teams=[["Anna", "Ben"]]), RecordSyntaxError, "teams", "teams:", None),
     (
         "name-with-space",
@@ -479,10 +521,10 @@ JSON_ERRORS = [
     ("bad-card-in-hand", _doc(hands={"Anna": ["2S", "1S"]}), RecordSyntaxError, "bad-card", "hands.Anna[1]:", None),
     (
         "card-not-in-deck",
-        _doc(hands={"Anna": ["8S"] * 8}),
+        _doc(hands={"Anna": ["2H", "2S", "9S", "9H", "2D", "9D", "2C", "8S"]}),
         RecordSyntaxError,
         "bad-card",
-        "hands.Anna: 8S is not in",
+        "hands.Anna[7]: 8S is not in",
         None,
     ),
     (
@@ -503,7 +545,7 @@ JSON_ERRORS = [
         ),
         Contradiction,
         "contradiction",
-        "hands.Ben: 2S is dealt also in Anna's hand",
+        "hands.Ben[0]: 2S is dealt also in Anna's hand",
         None,
     ),
     ("bad-user-field", _doc(extra=[["Colour", "blue"]]), RecordSyntaxError, "header", "extra[0]:", None),
@@ -524,9 +566,16 @@ JSON_ERRORS = [
         "events[0]: expected an object",
         None,
     ),
-    ("event-type-not-a-string", _event(1, type=["ask"]), RecordSyntaxError, "json", "events[1]: unknown event type", 1),
-    ("unknown-event-type", _event(1, type="trade"), RecordSyntaxError, "json", "events[1]: unknown event type", 1),
-    ("unknown-event-key", _event(1, colour="blue"), RecordSyntaxError, "json", "events[1]: unknown key 'colour'", 1),
+    (
+        "event-type-not-a-string",
+        _event(1, type=["ask"]),
+        RecordSyntaxError,
+        "json",
+        "events[1].type: unknown event type",
+        1,
+    ),
+    ("unknown-event-type", _event(1, type="trade"), RecordSyntaxError, "json", "events[1].type: unknown event", 1),
+    ("unknown-event-key", _event(1, colour="blue"), RecordSyntaxError, "json", "events[1].colour: unknown key", 1),
     (
         "missing-event-key",
         _doc(events=[{"type": "pass", "player": "Anna"}]),
@@ -540,13 +589,14 @@ JSON_ERRORS = [
         _event(2, target="Zed"),
         RecordSyntaxError,
         "unknown-player",
-        "events[2]: 'Zed' is not a player",
+        "events[2].target: 'Zed' is not a player",
         2,
     ),
     ("player-not-a-name", _event(2, target="Z ed"), RecordSyntaxError, "unknown-player", "events[2].target:", 2),
     ("bad-card", _event(2, card="4 H"), RecordSyntaxError, "bad-card", "events[2].card:", 2),
     ("bad-answer", _event(2, answer=False), RecordSyntaxError, "json", "events[2].answer:", 2),
-    ("two-line-comment", _event(2, comment="a\u2028b"), RecordSyntaxError, "json", "events[2].comment:", 2),
+    ("two-line-comment", _event(2, comment="a\nb"), RecordSyntaxError, "json", "events[2].comment:", 2),
+    ("separator-in-comment", _event(2, comment="a\u2028b"), RecordSyntaxError, "character", "events[2].comment:", 2),
     (
         "bad-book",
         _doc(
@@ -562,11 +612,11 @@ JSON_ERRORS = [
         ),
         RecordSyntaxError,
         "bad-book",
-        "events[0]: 'low-eights' is not a book",
+        "events[0].book: 'low-eights' is not a book",
         1,
     ),
     (
-        "wrong-claim-without-actual",
+        "wrong-claim-to-team-3",
         _doc(
             events=[
                 {
@@ -575,12 +625,33 @@ JSON_ERRORS = [
                     "book": "low-spades",
                     "said": [["Anna", ["2S"]]],
                     "result": "wrong",
+                    "to_team": 3,
                 }
             ]
         ),
         RecordSyntaxError,
         "claim",
-        "events[0]: a wrong claim lists",
+        "events[0].to_team: expected 1 or 2",
+        1,
+    ),
+    (
+        "wrong-claim-forfeited-and-to-a-team",
+        _doc(
+            events=[
+                {
+                    "type": "claim",
+                    "claimant": "Anna",
+                    "book": "low-spades",
+                    "said": [["Anna", ["2S"]]],
+                    "result": "wrong",
+                    "to_team": 2,
+                    "forfeited": True,
+                }
+            ]
+        ),
+        RecordSyntaxError,
+        "claim",
+        "events[0]: a wrong claim has its",
         1,
     ),
     (
@@ -611,7 +682,7 @@ JSON_ERRORS = [
         ),
         RecordSyntaxError,
         "claim",
-        "events[0]: expected 'HOLDER CARD...'",
+        "events[0].said[0][0]: expected 'HOLDER CARD...'",
         1,
     ),
     (
@@ -650,8 +721,9 @@ def test_json_malformed(doc: Any, kind: type[HalfsuitError], code: str, message:
     assert exc.event == event
     assert exc.exit_code == (2 if kind is RecordSyntaxError else 1)
     assert exc.path == "game.json"
-    assert exc.line is None
-    assert str(exc).startswith("game.json: ")
+    # The place is that of the value in the JSON text, all on line 1 here.
+    assert exc.line == 1 and exc.col is not None
+    assert str(exc).startswith(f"game.json:1:{exc.col}: {message}")
 
 
 def test_json_syntax_error_has_line_and_column() -> None:

@@ -21,6 +21,7 @@ from analyzer import record_json
 from analyzer.batch import BatchResult, run_batch
 from analyzer.errors import UsageError
 from analyzer.record import dumps, load, loads
+from analyzer.render import escape_md
 from analyzer.replay import replay
 from analyzer.report import Report, build_report, write_report
 from analyzer.simulate import simulate
@@ -28,6 +29,7 @@ from cli.main import app
 
 TESTS = Path(__file__).resolve().parent
 DATA = TESTS / "data"
+SAMPLE_LOGS = TESTS.parent / "sample_logs"
 GOLDEN_DIR = TESTS / "golden"
 # golden file -> (record in tests/data, view of the grids). shared/g201.fish is a whole simulated
 # game with every hand; markup.fish is its start with two hands and markup in the title, an X-
@@ -75,7 +77,9 @@ def test_files_are_named_after_the_record_and_deterministic(tmp_path: Path) -> N
     game = replay(load(DATA / "markup.fish"))
     first = write_report(game, tmp_path / "a")
     second = write_report(replay(load(DATA / "markup.fish")), tmp_path / "b")
-    assert [p.name for p in first.paths] == ["markup.html", "markup.md", "markup-known.svg", "markup-score.svg"]
+    assert [p.name for p in first.paths] == [
+        "markup.html", "markup.md", "markup-known.svg", "markup-score.svg", "markup-replay.html",
+    ]  # fmt: skip
     for a, b in zip(first.paths, second.paths, strict=True):
         assert a.read_bytes() == b.read_bytes(), a.name
     md = first.markdown.read_text(encoding="utf-8")
@@ -109,7 +113,11 @@ def test_html_has_score_players_books_and_mistakes(g201: tuple[str, str]) -> Non
     assert 'id="event-116"' in html and 'href="#event-116"' in html
     assert "Every player has a Hand line" in html
     assert '<span class="card red">4♥</span>' in html
-    assert html.count("<details") == 8  # a grid before each of the 8 claims
+    cards = html.split('<section id="cards">')[1].split("</section>")[0]
+    assert cards.count("<details") == 8  # a grid before each of the 8 claims
+    found = html.split('<section id="mistakes">')[1].split("</section>")[0]
+    assert found.count("<h3") == 79 and found.count('<table class="grid">') == 79  # each with its book's grid
+    assert found.count("<details><summary>Why: how ") == 79  # and how the player could know
 
 
 def test_html_is_self_contained(g201: tuple[str, str]) -> None:
@@ -151,7 +159,8 @@ def test_unfinished_record_partial_hands_and_a_player_view(markup: tuple[str, st
     html, md = markup
     assert "1–0" in md and "so far: unfinished, the record stops after 14 events" in md
     assert "Score:** 1–0 so far" in md
-    assert "Not judged in their own view (no Hand line): Ben, Eli, Cara, Fay" in md
+    assert "Hand not known (no Hand line, and the record does not fix it): Ben, Eli, Cara, Fay" in md
+    assert "The record is unfinished: it stops after event 14." in md
     assert "grids as Anna sees them" in md
     assert "After event 10, just before Anna claims low hearts" in md
     assert "After event 14, where the record ends" in md
@@ -174,8 +183,20 @@ def test_lenient_replay_with_a_rule_break_is_reported_up_to_it() -> None:
     text = text.replace("12. Anna asks Eli for KS: no", "12. Anna asks Ben for KS: no")
     game = replay(loads(text, "broken.fish"), lenient=True)
     md = build_report(game).markdown()
-    assert "the record breaks the rules at event 12" in md
+    # Ben, asked, has the turn; Eli then asks out of it: a second break, of the order of play only.
+    assert "the record breaks the rules at events 12, 13; analyzed to event 11" in md
     assert "rule break" in md
+
+
+def test_breaks_of_the_order_of_play_alone_are_analyzed_past() -> None:
+    text = (DATA / "markup.fish").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    n = next(i for i, line in enumerate(lines) if line.startswith("12. "))
+    game = replay(loads("\n".join(lines[:n] + lines[n + 1 :]) + "\n", "slip.fish"), lenient=True)
+    assert [v.code for v in game.violations] == ["not-on-turn"]
+    md = build_report(game).markdown()
+    # Named as the file numbers it: the line numbered 12 is gone, so the slip is the one numbered 13.
+    assert "breaks the rules at event 13 (the order of play only, so analyzed to the end)" in md
 
 
 def test_a_winner_is_named() -> None:
@@ -273,7 +294,7 @@ def test_cli_report_writes_and_prints_the_paths(tmp_path: Path) -> None:
     result = runner.invoke(app, ["report", str(DATA / "markup.fish"), "--out", str(tmp_path), "--as", "anna"])
     assert result.exit_code == 0, result.output
     names = [Path(line).name for line in result.stdout.splitlines()]
-    assert names == ["markup.html", "markup.md", "markup-known.svg", "markup-score.svg"]
+    assert names == ["markup.html", "markup.md", "markup-known.svg", "markup-score.svg", "markup-replay.html"]
     assert "grids as Anna sees them" in (tmp_path / "markup.md").read_text(encoding="utf-8")
 
 
@@ -317,6 +338,7 @@ def test_cli_batch_counts_failures_and_exits_0(records: Path, tmp_path: Path) ->
     assert [Path(p).name for p in result.stdout.splitlines()] == [
         "games.parquet", "games.csv", "players.parquet", "players.csv",
         "failures.parquet", "failures.csv", "summary.html", "summary.md",
+        "summary-wins.svg", "summary-claims.svg", "summary-mistakes.svg", "summary-length.svg",
     ]  # fmt: skip
     assert "3 of 5 records analyzed, 2 failed" in result.stderr
     assert "broken.fish:4: cannot read this ask" in result.stderr
@@ -383,3 +405,69 @@ def test_page_renders_in_headless_chromium(record: str, tmp_path: Path) -> None:
     console = [line for line in done.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
     assert console == [], console
     assert "Refused to" not in done.stderr  # nothing the page asked for was blocked
+
+
+# ---------------------------------------------------------------- for teaching
+
+
+def test_report_opens_with_the_mistakes_each_with_its_grid_in_the_players_view() -> None:
+    game = replay(load(DATA / "shared" / "g201.fish"))
+    report = build_report(game, odds=False, replay=True)
+    md = report.markdown()
+    sections = re.findall(r"^## (.*?)<a id=", md, re.M)
+    assert sections[0] == "Mistakes: what to learn" and sections[1] == "The game"
+    assert "[Step through the game](g201-replay.html#0-public)" in md
+    lines = re.findall(r"^- \[(\d+)\.\]\(#mistake-\1\) .*$", md, re.M)
+    assert len(lines) == len(report.found.mistakes) == 79
+    for k, m in enumerate(report.found.mistakes, start=1):
+        line = next(x for x in md.splitlines() if x.startswith(f"- [{k}.](#mistake-{k}) "))
+        assert f"[event {m.number}](#event-{m.event})" in line and f"cost: {escape_md(m.cost)}" in line
+        # A broken lockout is judged in the view of the opponent who could take the book.
+        assert f"[replay](g201-replay.html#{m.at}-{m.judged or m.player})" in line
+    first = report.found.mistakes[0]
+    view = first.judged or first.player
+    detail = md.split('<a id="mistake-1"></a>')[1].split('<a id="mistake-2"></a>')[0]
+    assert f"in {view}'s own view" in detail
+    assert "| card | Anna | Dev | Ben | Eli | Cara | Fay |" in detail  # the grid, without a book column
+    assert f"**Why: how {view} could know it, from the record**" in detail
+
+
+def test_batch_summary_charts_and_links_every_game_to_its_report_and_replay_page(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("lockout.fish", "six-and-seven.fish"):
+        shutil.copy(SAMPLE_LOGS / name, folder / name)
+    (folder / "broken.fish").write_text(BROKEN, encoding="utf-8")
+    result = runner.invoke(app, ["batch", str(folder), "--out", str(tmp_path / "out"), "-j", "1", "--reports"])
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "out"
+    printed = [Path(p).relative_to(out).as_posix() for p in result.stdout.splitlines()]
+    for name in ("lockout", "six-and-seven"):
+        assert f"games/{name}.fish/{name}.html" in printed and f"games/{name}.fish/{name}-replay.html" in printed
+    html = (out / "summary.html").read_text(encoding="utf-8")
+    assert html.count("<svg") == 4 and "<script" not in html
+    targets = re.findall(r'href="([^"#]+)"', html)
+    assert sorted(targets) == sorted(
+        [
+            *(f"games/{n}.fish/{n}{page}.html" for n in ("lockout", "six-and-seven") for page in ("", "-replay")),
+            *(f"{t}.{ext}" for t in ("games", "players", "failures") for ext in ("parquet", "csv")),
+        ]
+    )
+    assert all((out / target).is_file() for target in targets)
+    md = (out / "summary.md").read_text(encoding="utf-8")
+    for chart in ("wins", "claims", "mistakes", "length"):
+        assert f"](summary-{chart}.svg)" in md and (out / f"summary-{chart}.svg").is_file()
+    assert "[report](games/lockout.fish/lockout.html) · [replay](games/lockout.fish/lockout-replay.html)" in md
+    report = (out / "games" / "lockout.fish" / "lockout.html").read_text(encoding="utf-8")
+    assert 'href="lockout-replay.html#0-public"' in report
+    # a later run without --reports replaces the whole folder, the games' pages included
+    again = runner.invoke(app, ["batch", str(folder), "--out", str(out), "-j", "1"])
+    assert again.exit_code == 0, again.output
+    assert not (out / "games").exists() and "[report]" not in (out / "summary.md").read_text(encoding="utf-8")
+
+
+def test_cli_report_without_the_replay_page(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["report", str(DATA / "markup.fish"), "--out", str(tmp_path), "--no-replay"])
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "markup-replay.html").exists()
+    assert "replay" not in (tmp_path / "markup.md").read_text(encoding="utf-8")

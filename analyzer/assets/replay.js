@@ -45,10 +45,10 @@
 
   function who(p) { return el("span", "t" + D.teams[p], D.players[p]); }
 
-  function names(list) {
+  function names(list, last) {
     var span = el("span");
     list.forEach(function (p, i) {
-      if (i) { span.appendChild(document.createTextNode(i === list.length - 1 ? " or " : ", ")); }
+      if (i) { span.appendChild(document.createTextNode(i === list.length - 1 ? " " + (last || "or") + " " : ", ")); }
       span.appendChild(who(p));
     });
     return span;
@@ -203,12 +203,12 @@
     return out;
   }
 
-  function cardCode(c) {
-    var pretty = D.cards[c];
+  // Canonical codes (10H, RJ) of the cards, in the data's order, as the mistakes name them.
+  var CODES = D.cards.map(function (pretty) {
     var suits = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
     var last = pretty.slice(-1);
     return suits[last] ? pretty.slice(0, -1) + suits[last] : pretty;
-  }
+  });
 
   function drawGrid(s) {
     var table = $("grid");
@@ -251,7 +251,7 @@
       book.cards.forEach(function (c) {
         var classes = [];
         if (state.card === c) { classes.push("selected"); }
-        if (focus[cardCode(c)]) { classes.push("focus"); }
+        if (focus[CODES[c]]) { classes.push("focus"); }
         var row = el("tr", classes.join(" "));
         row.dataset.card = D.cards[c];
         row.dataset.index = String(c);
@@ -327,19 +327,31 @@
       ruled.appendChild(document.createTextNode("."));
       node.appendChild(ruled);
     }
-    var why = D.view[state.view].why;
-    var texts = why && why[state.step] && why[state.step][c];
+    var texts = whyOf(state.view, state.step, c);
     if (texts) {
-      var list = el("ul", "why-list");
-      Object.keys(texts).forEach(function (p) {
-        var li = el("li", "why");
-        li.appendChild(who(D.players.indexOf(p)));
-        li.appendChild(document.createTextNode(": "));
-        append(li, texts[p]);
-        list.appendChild(li);
-      });
-      node.appendChild(list);
+      node.appendChild(whyList(texts));
+    } else {
+      node.appendChild(el("p", "hint", "Why: the page carries the explanations at the steps of the mistakes."));
     }
+  }
+
+  // The explanations of a card (player -> text) at a step in a view, when the page carries them.
+  function whyOf(view, step, c) {
+    var why = D.view[view].why[String(step)];
+    return why ? why[String(c)] || null : null;
+  }
+
+  function whyList(texts) {
+    var list = el("ul", "why-list");
+    D.players.filter(function (p) { return p in texts; }).forEach(function (p) {
+      var li = el("li", "why");
+      li.dataset.player = p;
+      li.appendChild(who(D.players.indexOf(p)));
+      li.appendChild(document.createTextNode(": "));
+      append(li, texts[p]);
+      list.appendChild(li);
+    });
+    return list;
   }
 
   function drawMistake() {
@@ -363,12 +375,12 @@
     node.appendChild(el("p", "", seen + " after " + (m.event === 1 ? "the deal" : "event " + (m.event - 1)) + ":"));
     node.appendChild(el("p", "why", m.why));
     if (m.odds) { node.appendChild(el("p", "", "Odds: " + m.odds)); }
-    var codes = Object.keys(m.known);
+    var codes = CODES.filter(function (code) { return code in m.known; });  // in deck order
     if (codes.length) {
       var known = el("p", "", "What they could have known: ");
       codes.forEach(function (code, i) {
         if (i) { known.appendChild(document.createTextNode("; ")); }
-        var c = D.cards.map(cardCode).indexOf(code);
+        var c = CODES.indexOf(code);
         append(known, (c >= 0 ? D.cards[c] : code) + " ");
         known.appendChild(names(m.known[code].map(function (q) { return D.players.indexOf(q); })));
       });
@@ -378,6 +390,15 @@
     if (m.explanations) {
       m.explanations.forEach(function (text) { node.appendChild(el("p", "why", text)); });
     }
+    codes.forEach(function (code) {
+      var c = CODES.indexOf(code);
+      var texts = c >= 0 ? whyOf(m.view, m.event - 1, c) : null;
+      if (!texts) { return; }
+      var fold = el("details", "why-card");
+      fold.appendChild(el("summary", "", "Why, for " + D.cards[c]));
+      fold.appendChild(whyList(texts));
+      node.appendChild(fold);
+    });
   }
 
   function drawPlayers(s) {
@@ -472,7 +493,7 @@
     }
     step.lockouts.forEach(function (l) {
       var p = el("p", "bad", "Lockout on " + D.books[l[0]].pretty + ": ");
-      p.appendChild(names(l[1]));
+      p.appendChild(names(l[1], "and"));
       p.appendChild(document.createTextNode(" (both teams): whoever gets the turn first takes it."));
       node.appendChild(p);
     });
@@ -525,7 +546,8 @@
     slider.addEventListener("input", function () { go(Number(slider.value), state.view); });
     var select = $("view");
     D.views.forEach(function (v) {
-      var option = el("option", "", v === PUBLIC ? "public" : v);
+      var label = v === PUBLIC ? "public" : v + (D.hands[v] === "worked out" ? " (hand worked out)" : "");
+      var option = el("option", "", label);
       option.value = v;
       select.appendChild(option);
     });

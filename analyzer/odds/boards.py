@@ -529,7 +529,7 @@ class _Walk:
         np.add.at(own, table[:, 0], parts)  # fewer than 2**35 ways: no overflow
         inv = self.inv[:, slots - np.arange(slots + 1)]  # primes x used: 1 / (slots - used)!
         own = own % self.p[None] * inv[None, :, None, :] % self.p[None]
-        present = own.reshape(len(keys), -1).any(axis=1)
+        present = np.asarray(own.reshape(len(keys), -1).any(axis=1), dtype=bool)
         return {key: own[j] for key, j in keys.items() if present[j]}
 
     def _moves(

@@ -143,7 +143,7 @@ class _Model:
             return c
 
         for _, _, rcards in reqs:
-            first, *rest = sorted(rcards, key=pos.in_play.index)
+            first, *rest = sorted(rcards, key=pos.deck.cards.index)
             for c in rest:
                 root[find(c)] = find(first)
         bound: dict[Card, list[tuple[str, int, frozenset[Card]]]] = {}

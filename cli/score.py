@@ -1,0 +1,341 @@
+"""The ``score`` command: score a game at the table, one event a line, checked as it is entered.
+
+``Scoring`` is the session (the record so far, each entry checked against the rules and against
+the deals that fit, undo, the public view now); ``score_cmd`` is the terminal around it, on
+prompt_toolkit, which only this command imports. The record is written in canonical form after
+every change, through a temporary file and one rename, so a crash or a closed terminal loses
+nothing and never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from analyzer import record as fish
+from analyzer.analysis import solve_position
+from analyzer.cards import Card, parse_card
+from analyzer.errors import HalfsuitError, RecordSyntaxError, UsageError
+from analyzer.files import write_text_atomic
+from analyzer.knowledge import PUBLIC, ViewTracker
+from analyzer.record import Comment, Event, Record, event_text, read_event
+from analyzer.replay import Game, replay
+from analyzer.tactics import claimable
+from analyzer.wording import either, plural
+
+from .common import handles_errors, visible
+
+if TYPE_CHECKING:
+    from prompt_toolkit.completion import Completer
+
+COMMANDS = ("undo", "who-has", "claims", "status", "help", "quit")
+HELP = """Enter one event a line, as in a record (the number and a '# comment' are optional):
+  Anna asks Dev for 7S: yes        Ben passes to Cara
+  Ben claims low-spades: Anna 2S 3S, Ben 4S 5S 6S 7S: correct
+  Ben claims high-hearts: Ben 9H 10H JH, Cara QH KH AH: wrong, to team 2   (or: wrong; actual ...)
+  # a comment line
+Commands: undo (take the last line back), who-has CARD, claims, status, help, quit (or Ctrl-D).
+Tab completes names, cards and books. The file is saved after every line."""
+
+
+class Scoring:
+    """A game being scored: every entry is checked before it is kept, and the file is rewritten
+    (atomically, in canonical form) after every change."""
+
+    def __init__(self, path: Path, record: Record) -> None:
+        self.path = path
+        self.record = record
+        self.game = replay(record)
+
+    @classmethod
+    def resume(cls, path: Path) -> Scoring:
+        """Continue the record in ``path``: it must be legal so far."""
+        record = fish.load(path)
+        scoring = cls(path, record)
+        scoring.check_fits(scoring.game)
+        return scoring
+
+    def save(self) -> None:
+        write_text_atomic(self.path, fish.dumps(self.record))
+
+    def enter(self, line: str) -> Event | Comment | None:
+        """Read, check and keep one line; raises (keeping nothing) when it cannot be read, breaks
+        a rule or leaves no deal that fits. None for a blank line."""
+        item = read_event(self.record, line)
+        if item is None:
+            return None
+        candidate = fish.loads(fish.dumps(replace(self.record, body=[*self.record.body, item])), str(self.path))
+        game = replay(candidate)
+        self.check_fits(game)
+        self.record, self.game = candidate, game
+        self.save()
+        return candidate.body[-1]
+
+    def check_fits(self, game: Game) -> None:
+        """Raise Contradiction when no deal fits the record now, in public or with a hand."""
+        at = len(game.events)
+        for view in (PUBLIC, *game.record.hands):
+            solve_position(ViewTracker(game, view), at)
+
+    def undo(self) -> Event | Comment | None:
+        """Take the last line entered back (an event or a comment); None when there is none."""
+        if not self.record.body:
+            return None
+        last = self.record.body[-1]
+        self.record = fish.loads(fish.dumps(replace(self.record, body=self.record.body[:-1])), str(self.path))
+        self.game = replay(self.record)
+        self.save()
+        return last
+
+    @property
+    def number(self) -> int:
+        """The number of the next event."""
+        return len(self.game.events) + 1
+
+    def status(self) -> str:
+        """Whose turn it is and the score, as the table would say it."""
+        step = self.game.final
+        a, b = step.score
+        teams = self.record.table.teams
+        score = f"team 1 ({' '.join(teams[0])}) {a}, team 2 ({' '.join(teams[1])}) {b}"
+        if self.game.finished:
+            winner = self.game.winner()
+            result = "a tie" if winner is None else f"team {winner} wins"
+            return f"the game is over: {score}, {result}"
+        turn = f"{step.turn} to ask" if step.turn else "anyone may start"
+        return f"after event {len(self.game.events)}: {turn}; {score}"
+
+    def prompt(self) -> str:
+        step = self.game.final
+        a, b = step.score
+        who = "game over" if self.game.finished else f"{step.turn}'s turn" if step.turn else "first move"
+        return f"{self.number}. [{who}, {a}–{b}] > "
+
+    def who_has(self, card_text: str) -> str:
+        """Who can hold a card now, as the whole table sees it."""
+        try:
+            card = parse_card(card_text)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        deck = self.record.rules.deck
+        if not deck.has(card):
+            raise UsageError(f"{card} is not in the {deck.name} deck")
+        claimed = next((r for r in self.game.final.books.values() if card in r.book.cards), None)
+        if claimed is not None:
+            return f"{card.pretty} left play when {claimed.book.pretty} was claimed at event {claimed.event}"
+        holders = self.public_holders()[card]
+        if len(holders) == 1:
+            return f"{card.pretty} is with {holders[0]} (known to everyone)"
+        return f"{card.pretty} can be with {either(holders)}"
+
+    def claims(self) -> list[str]:
+        """The books the whole table can see a team could claim now, with the declaration."""
+        found = claimable(self.game, self.public_holders(), PUBLIC)
+        return [f"team {c.team}: {c.declaration()}" for c in found]
+
+    def public_holders(self) -> dict[Card, tuple[str, ...]]:
+        _, holders = solve_position(ViewTracker(self.game, PUBLIC), len(self.game.events))
+        return holders
+
+    # -- what completion offers
+
+    def words(self, before: list[str]) -> Iterable[str]:
+        """The words that may come next after ``before`` (names, verbs, cards, books, answers)."""
+        record = self.record
+        players = record.players
+        in_play = [c.code for c in record.rules.deck.cards if c not in self.claimed_cards()]
+        books = [b.name for b in record.rules.deck.books if b.name not in self.game.final.books]
+        if not before:
+            return [*players, *COMMANDS]
+        first = before[0].lower()
+        if first == "who-has":
+            return in_play
+        if len(before) == 1:
+            return ["asks", "claims", "passes"]
+        verb = before[1].lower()
+        if verb == "asks":
+            return [*players, "for", *in_play, "yes", "no"]
+        if verb in ("claims", "declares"):
+            cards = [c.code for b in record.rules.deck.books if b.name in books for c in b.cards]
+            return [*books, *players, *cards, "correct", "wrong", "actual", "forfeited", "to", "team"]
+        return ["to", *players]
+
+    def claimed_cards(self) -> set[Card]:
+        return {c for r in self.game.final.books.values() for c in r.book.cards}
+
+
+def new_record(path: Path, ask: Callable[[str, str], str], say: Callable[[str], None]) -> Record:
+    """The header of a new record, asked field by field; each answer is checked as the reader
+    checks it, and asked again until it reads."""
+    lines: list[str] = []
+
+    def field(label: str, key: str, default: str = "", optional: bool = True) -> None:
+        while True:
+            answer = ask(label, default).strip() or default
+            if not answer and optional:
+                return
+            trial = [*lines, f"{key}: {answer}"]
+            try:
+                fish.loads("\n".join(trial) + "\n", str(path))
+            except HalfsuitError as exc:
+                say(f"  {exc.message}")
+                continue
+            lines.append(f"{key}: {answer}")
+            return
+
+    field("Teams (first team vs second, in seat order: Anna Ben Cara vs Dev Eli Fay)", "Teams", optional=False)
+    field("Rules (literature or fish)", "Rules", "literature")
+    field("Deck (standard, no-2s, no-7s, jokers or ranks)", "Deck", "standard")
+    field("Bluffing allowed (yes or no)", "Bluffing", "no")
+    field("House rules, comma-separated (Enter for none)", "House")
+    field("Title (Enter for none)", "Title")
+    record = fish.loads("\n".join(lines) + "\n", str(path))
+    for player in record.players:
+        field(f"Hand {player}: the cards dealt, if known (Enter if not)", f"Hand {player}")
+    return fish.loads("\n".join(lines) + "\n", str(path))
+
+
+def _described(item: Event | Comment, number: int) -> str:
+    if isinstance(item, Comment):
+        return f"# {item.text}"
+    text = f"{number}. {event_text(item)}"
+    return text + (f"  # {item.comment}" if item.comment else "")
+
+
+def run(scoring: Scoring, read: Callable[[str], str], say: Callable[[str], None]) -> None:
+    """The scoring loop: one line at a time until ``quit`` or end of input (EOFError)."""
+    say(scoring.status())
+    while True:
+        try:
+            line = read(scoring.prompt()).strip()
+        except KeyboardInterrupt:
+            continue  # Ctrl-C drops the line being typed
+        except EOFError:
+            break
+        word = line.split(maxsplit=1)[0].lower() if line else ""
+        rest = line[len(word) :].strip()
+        try:
+            if word in ("quit", "exit"):
+                break
+            if word == "help":
+                say(HELP)
+            elif word == "status":
+                say(scoring.status())
+            elif word == "undo":
+                gone = scoring.undo()
+                say("nothing to undo" if gone is None else f"undone: {_described(gone, scoring.number)}")
+                say(scoring.status())
+            elif word in ("who-has", "who"):
+                card = rest.split()[-1] if rest else ""
+                say(scoring.who_has(card) if card else "which card? e.g. who-has 7S")
+            elif word == "claims":
+                found = scoring.claims()
+                say("\n".join(found) if found else "no book is claimable as the whole table sees it")
+            else:
+                number = scoring.number
+                item = scoring.enter(line)
+                if item is not None:
+                    say(f"ok {_described(item, number)}")
+                    say(scoring.status())
+        except HalfsuitError as exc:
+            col = f" (column {exc.col})" if isinstance(exc, RecordSyntaxError) and exc.col else ""
+            say(f"refused: {exc.message}{col}; nothing was kept")
+
+
+def completer(scoring: Scoring) -> Completer:
+    """Completion of the words that may come next, from the game as it stands."""
+    from prompt_toolkit.completion import Completer, Completion
+    from prompt_toolkit.document import Document
+
+    class Words(Completer):
+        def get_completions(self, document: Document, complete_event: object) -> Iterator[Completion]:
+            word = document.get_word_before_cursor(WORD=True)
+            before = document.text_before_cursor[: len(document.text_before_cursor) - len(word)]
+            if "#" in before or word.startswith("#"):
+                return  # a comment is free text
+            tokens = [t for t in before.replace(":", " ").replace(",", " ").split() if not t.rstrip(".").isdigit()]
+            for w in dict.fromkeys(scoring.words(tokens)):
+                if w.lower().startswith(word.lower()):
+                    yield Completion(w, -len(word))
+
+    return Words()
+
+
+RecordArg = Annotated[
+    Path, typer.Argument(help="The record to write (.fish): a new file, or a partial record to continue.")
+]
+
+
+def register(app: typer.Typer) -> None:
+    app.command("score")(score_cmd)
+
+
+@handles_errors
+def score_cmd(path: RecordArg) -> None:
+    """Score a game at the table: the teams (and hands, if known), then one event a line.
+
+    Each event is checked against the rules the moment it is entered and refused with the reason
+    (nothing is lost). 'who-has 7S' and 'claims' show what the whole table knows; 'undo' takes
+    the last line back; 'quit' or Ctrl-D ends. The file is rewritten in canonical form after every
+    line, so a crash or a closed terminal loses nothing. Lines piped in are read the same way.
+    """
+    if path.suffix.lower() == ".json":
+        raise UsageError("the scorer writes the .fish text form: give a .fish file", path=str(path))
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder, not a record", path=str(path))
+    read = _terminal() if sys.stdin.isatty() else _piped
+
+    def say(text: str) -> None:
+        print(visible(text), flush=True)  # a path or a name never steers the terminal
+
+    if path.exists() and path.stat().st_size > 0:
+        scoring = Scoring.resume(path)
+        say(f"continuing {path}: {plural(len(scoring.game.events), 'event')} so far")
+    else:
+        try:
+            scoring = Scoring(path, new_record(path, lambda label, default: read(_asked(label, default), None), say))
+        except (EOFError, KeyboardInterrupt):
+            say("no record written")
+            raise typer.Exit(1) from None
+        scoring.save()
+        say(f"writing {path}; 'help' lists what you can enter")
+    run(scoring, lambda message: read(message, scoring), say)
+    say(f"saved {path}: {plural(len(scoring.game.events), 'event')}")
+
+
+Reader = Callable[[str, "Scoring | None"], str]
+
+
+def _asked(label: str, default: str) -> str:
+    return f"{label}{f' [{default}]' if default else ''}: "
+
+
+def _piped(message: str, scoring: Scoring | None) -> str:
+    """A line from a pipe or a file (no prompt, no completion); EOFError at the end."""
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
+
+
+def _terminal() -> Reader:
+    """A line reader on prompt_toolkit, with completion of what may come next once a game is on."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import DummyCompleter
+
+    session: PromptSession[str] = PromptSession()
+    words: list[Completer] = []
+
+    def read(message: str, scoring: Scoring | None) -> str:
+        if scoring is None:  # the header: free text
+            return session.prompt(message, completer=DummyCompleter())
+        if not words:
+            words.append(completer(scoring))
+        return session.prompt(message, completer=words[0], complete_while_typing=True)
+
+    return read

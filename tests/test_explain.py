@@ -1,0 +1,312 @@
+"""Explanations: the sample records' own reasoning, the spec's JSON, and an independent check of
+every explanation (facts true to their sources, sufficient, each needed; every step sound)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from analyzer import record as fish
+from analyzer.analysis import hand_views
+from analyzer.cards import DeckKind, parse_card
+from analyzer.errors import RuleBreak
+from analyzer.explain import Explainer, Statement, holds, lacks
+from analyzer.knowledge import PUBLIC, ViewTracker
+from analyzer.record import Record
+from analyzer.replay import Game, replay
+from analyzer.rules import HouseRule, RuleSet
+from analyzer.simulate import simulate
+from cli.main import app
+
+from .explain_checker import Checker
+from .oracle import shown_origins
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_logs"
+SHARED = Path(__file__).resolve().parent / "data" / "shared"
+runner = CliRunner()
+
+
+def game_of(path: Path) -> Game:
+    return replay(fish.load(path))
+
+
+def check_all(game: Game, view: str, at: int) -> int:
+    """Every explanation of every card in one view and step passes the checker; returns how many."""
+    ex = Explainer(ViewTracker(game, view), at)
+    checker = Checker(game.record, view, at)
+    n = 0
+    for c in ex.cards:
+        holders = ex.solution.holders[c]
+        found = ex.card(c)
+        expected = {p for p in game.record.players if p not in holders or len(holders) == 1}
+        assert set(found) == expected, (view, at, c)
+        for p, e in found.items():
+            assert e.conclusion == (holds(p, c) if holders == (p,) else lacks(p, c))
+            errors = checker.errors(e.to_dict())
+            assert not errors, (game.record.path, view, at, c.code, p, errors, e.text)
+            n += 1
+    return n
+
+
+def shared_records() -> list[Path]:
+    found = sorted(SHARED.glob("g2*.fish"))
+    assert found, f"the shared records are missing from {SHARED}"
+    return found
+
+
+# ------------------------------------------------------------ the sample records' comments
+
+
+def test_lockout_eli_holds_seven_of_spades() -> None:
+    game = game_of(SAMPLES / "lockout.fish")
+    why = Explainer(ViewTracker(game, PUBLIC), 11).card(parse_card("7S"))
+    assert set(why) == set(game.record.players)
+    eli = why["Eli"]
+    data = eli.to_dict()
+    assert data["conclusion"] == {"kind": "holds", "player": "Eli", "card": "7S"}
+    kinds = sorted((f["kind"], f["source"]["event"]) for f in data["facts"])
+    assert kinds == [("holds-one-of", 8), ("lacks", 11)]
+    one_of = next(f for f in data["facts"] if f["kind"] == "holds-one-of")
+    assert one_of["cards"] == ["2S", "7S"] and one_of["source"]["line"] == 19
+    assert [s["rule"] for s in data["steps"]] == ["one-left"]
+    assert "5♠ at event 8" in eli.text and "2♠ at event 11" in eli.text and "holds 2♠ or 7♠" in eli.text
+    assert eli.text.startswith("1. ")
+    # 2S is Anna's (the record's comment): nobody else may hold it, each ruled out by an event
+    two = Explainer(ViewTracker(game, PUBLIC), 11).card(parse_card("2S"))
+    assert two["Anna"].conclusion == holds("Anna", parse_card("2S"))
+    events = {f.source.event for f in two["Anna"].facts}
+    assert {1, 2, 11} <= events
+
+
+def test_six_and_seven_in_annas_view() -> None:
+    game = game_of(SAMPLES / "six-and-seven.fish")
+    seven = Explainer(ViewTracker(game, "Anna"), 6).card(parse_card("7C"))["Cara"]
+    assert [f.source.event for f in seven.facts] == [5]
+    assert seven.facts[0].statement == Statement("holds-one-of", "Cara", cards=(parse_card("7C"),))
+    assert "6♣ at event 5" in seven.text
+    six = Explainer(ViewTracker(game, "Anna"), 7).card(parse_card("6C"))["Ben"]
+    assert [f.source.event for f in six.facts] == [7]
+    assert six.facts[0].statement.cards == (parse_card("6C"),)
+    assert "7♣ at event 7" in six.text
+
+
+def test_collect_four_only_bens_view_knows() -> None:
+    game = game_of(SAMPLES / "collect-four.fish")
+    ben = Explainer(ViewTracker(game, "Ben"), 4).card(parse_card("2H"))
+    assert ben["Anna"].conclusion == holds("Anna", parse_card("2H"))
+    assert "3♥ at event 1" in ben["Anna"].text
+    public = Explainer(ViewTracker(game, PUBLIC), 4)
+    assert "Anna" not in public.card(parse_card("2H"))  # only "2H or 7H" is public
+    fact = next(f for f in public.facts if f.statement.kind == "holds-one-of" and f.statement.player == "Anna")
+    assert fact.statement.cards == (parse_card("2H"), parse_card("7H"))
+
+
+@pytest.mark.parametrize(
+    ("args", "holder", "needle"),
+    [
+        (["7S", "lockout.fish", "--at", "11"], "Eli", "holds 2♠ or 7♠"),
+        (["7C", "six-and-seven.fish", "--at", "6", "--as", "Anna"], "Cara", "6♣ at event 5"),
+    ],
+)
+def test_who_has_prints_the_reasoning(args: list[str], holder: str, needle: str) -> None:
+    args = [args[0], str(SAMPLES / args[1]), *args[2:]]
+    result = runner.invoke(app, ["who-has", *args])
+    assert result.exit_code == 0, result.output
+    assert "no deal" not in result.output
+    assert f"is with {holder}" in result.output and needle in result.output and "1. " in result.output
+    data = json.loads(runner.invoke(app, ["who-has", *args, "--json"]).output)
+    assert data["holders"] == [holder]
+    assert set(data["explanations"]) == set(game_of(Path(args[1])).record.players)
+    mine = data["explanations"][holder]
+    assert set(mine) == {"conclusion", "facts", "steps", "text"}
+    assert mine["conclusion"]["kind"] == "holds" and all(f["id"].startswith("f") for f in mine["facts"])
+    assert all(set(s) >= {"id", "rule", "from", "conclusion"} for s in mine["steps"])
+
+
+def test_witness_puts_the_card_there_and_fits() -> None:
+    path = SAMPLES / "six-and-seven.fish"
+    result = runner.invoke(app, ["who-has", "7C", str(path), "--at", "3", "--as", "Anna", "--json", "--witness"])
+    data = json.loads(result.output)
+    assert len(data["holders"]) > 1 and set(data["witness"]) == set(data["holders"])
+    game = game_of(path)
+    for p, deal in data["witness"].items():
+        assert deal["7C"] == p
+        assert_fits(game.record, 3, "Anna", {parse_card(c): q for c, q in deal.items()})
+    text = runner.invoke(app, ["who-has", "7C", str(path), "--at", "3", "--as", "Anna", "--witness"]).output
+    assert "may hold it, e.g." in text
+
+
+def assert_fits(record: Record, at: int, view: str, now: dict[Any, str]) -> None:
+    """A deal of the cards in play after ``at`` events fits: the record replays with those hands."""
+    dealt = shown_origins(record, at)
+    if view != PUBLIC:
+        dealt.update(dict.fromkeys(record.hands[view], view))
+    for c, p in now.items():
+        dealt.setdefault(c, p)
+    hands = {p: tuple(c for c in record.rules.deck.cards if dealt[c] == p) for p in record.players}
+    trial = Record(record.table, record.rules, hands, body=list(record.events[:at]))
+    try:
+        replay(trial)
+    except RuleBreak as exc:  # pragma: no cover - the assertion says what broke
+        raise AssertionError(f"the witness deal does not fit: {exc}") from None
+
+
+# ------------------------------------------------------------ the checker itself
+
+
+def test_checker_catches_broken_explanations() -> None:
+    game = game_of(SAMPLES / "lockout.fish")
+    good = Explainer(ViewTracker(game, PUBLIC), 11).card(parse_card("7S"))["Eli"].to_dict()
+    checker = Checker(game.record, PUBLIC, 11)
+    assert checker.errors(good) == []
+    missing = {**good, "facts": good["facts"][:1]}
+    assert any("do not imply" in e for e in checker.errors(missing))
+    extra = {
+        **good,
+        "facts": [*good["facts"], {"id": "f9", "kind": "count", "player": "Eli", "k": 7, "source": "count"}],
+    }
+    assert any("left out" in e for e in checker.errors(extra))
+    moved = json.loads(json.dumps(good))
+    moved["facts"][1]["source"]["event"] = 10
+    assert checker.errors(moved)
+    wrong_step = json.loads(json.dumps(good))
+    wrong_step["steps"][0]["conclusion"]["card"] = "2S"
+    assert any("premises do not imply" in e for e in checker.errors(wrong_step))
+
+
+# ------------------------------------------------------------ every explanation checked
+
+
+@pytest.mark.parametrize("path", shared_records(), ids=lambda p: p.name)
+def test_shared_records_sample(path: Path) -> None:
+    game = game_of(path)
+    rng = random.Random(path.name)
+    n = len(game.events)
+    view = rng.choice(hand_views(game))
+    assert sum(check_all(game, view, at) for at in (rng.randrange(n // 2), rng.randrange(n // 2, n))) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", shared_records(), ids=lambda p: p.name)
+def test_shared_records_every_view_and_step(path: Path) -> None:
+    game = game_of(path)
+    for view in hand_views(game):
+        for at in range(len(game.events) + 1):
+            check_all(game, view, at)
+
+
+VARIANTS = list(
+    itertools.product(
+        (4, 6, 8),
+        tuple(DeckKind),
+        tuple(RuleSet),
+        (False, True),
+        (frozenset(), frozenset({HouseRule.MUST_DECLARE})),
+    )
+)
+
+
+def simulated(seed: int) -> Game:
+    players, deck, rules, bluffing, house = VARIANTS[seed % len(VARIANTS)]
+    return replay(simulate(players, deck, rules, bluffing, house, seed=seed))
+
+
+@pytest.mark.parametrize("seed", [3, 17, 18])
+def test_simulated_sample(seed: int) -> None:
+    game = simulated(seed)
+    rng = random.Random(seed)
+    at = rng.randrange(len(game.events) // 3, len(game.events))
+    assert check_all(game, rng.choice(hand_views(game)), at) > 0
+
+
+def test_must_declare_facts_are_explained() -> None:
+    seed = next(s for s in range(len(VARIANTS)) if VARIANTS[s][4] and VARIANTS[s][0] == 4 and not VARIANTS[s][3])
+    game = simulated(seed)
+    found = 0
+    tracker = ViewTracker(game, PUBLIC)
+    for at in range(0, len(game.events) + 1, 4):
+        found += sum(1 for f in Explainer(tracker, at).facts if f.statement.kind == "holds-not-all")
+    assert found > 0
+    for at in range(5, len(game.events), len(game.events) // 3):
+        check_all(game, PUBLIC, at)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(300))
+def test_simulated_games_sweep(seed: int) -> None:
+    game = simulated(seed)
+    rng = random.Random(seed)
+    for view in hand_views(game):
+        for at in range(rng.randrange(4), len(game.events) + 1, 4):
+            check_all(game, view, at)
+
+
+# ------------------------------------------------------------ the other commands, and contradictions
+
+
+def test_hand_state_and_claims_explain_known_cards() -> None:
+    lockout = str(SAMPLES / "lockout.fish")
+    hand = json.loads(runner.invoke(app, ["hand", "Eli", lockout, "--at", "11", "--explain", "--json"]).output)
+    assert set(hand["explanations"]) == set(hand["known"]) == {"3S", "5S", "6S", "7S"}
+    assert hand["explanations"]["7S"]["steps"][-1]["rule"] == "one-left"
+    state = runner.invoke(app, ["state", lockout, "--at", "11", "--explain", "2S,7S"])
+    assert state.exit_code == 0 and "Why, for 2♠" in state.output and "Why, for 7♠" in state.output
+    data = json.loads(runner.invoke(app, ["state", lockout, "--at", "11", "--explain", "2S", "--json"]).output)
+    assert data["explanations"]["2S"]["Anna"]["steps"][-1]["rule"] == "last-holder"
+    six = str(SAMPLES / "six-and-seven.fish")
+    claims = json.loads(runner.invoke(app, ["claims", six, "--at", "8", "--as", "Anna", "--json"]).output)
+    (book,) = claims["claimable"]
+    assert set(book["why"]) == set(book["holders"])
+    assert [f["source"] for f in book["why"]["7C"]["facts"]] == [{"event": 5, "line": 16}]
+    text = runner.invoke(app, ["claims", six, "--at", "8", "--as", "Anna"]).output
+    assert "7♣ (Cara): 1. Cara asked for 6♣ at event 5" in text
+
+
+OVERFULL = """Title: Anna asks for seven books holding six cards
+Rules: literature
+Deck: standard
+Teams: Anna Ben Cara Gus vs Dev Eli Fay Hal
+
+1. Anna asks Dev for 2S: no
+2. Dev asks Anna for 3S: no
+3. Anna asks Dev for 9S: no
+4. Dev asks Anna for 10S: no
+5. Anna asks Dev for 2H: no
+6. Dev asks Anna for 3H: no
+7. Anna asks Dev for 9H: no
+8. Dev asks Anna for 10H: no
+9. Anna asks Dev for 2D: no
+10. Dev asks Anna for 3D: no
+11. Anna asks Dev for 2C: no
+12. Dev asks Anna for 10D: no
+13. Anna asks Dev for 9D: no
+"""
+
+
+def test_a_contradiction_is_explained_by_facts_that_cannot_all_hold(tmp_path: Path) -> None:
+    path = tmp_path / "overfull.fish"
+    path.write_text(OVERFULL)
+    result = runner.invoke(app, ["state", str(path)])
+    assert result.exit_code == 1
+    assert "after event 13" in result.output and "cannot all be true" in result.output
+    game = game_of(path)
+    from analyzer.analysis import first_unfit
+
+    error = first_unfit(ViewTracker(game, PUBLIC), 13)
+    assert error.event == 13 and error.explanation is not None
+    facts = [f.to_dict() for f in error.explanation.facts]
+    assert error.to_dict()["explanation"]["facts"] == facts
+    assert sorted(f["kind"] for f in facts) == ["count"] + ["holds-one-of"] * 7
+    checker = Checker(game.record, PUBLIC, 13)
+    assert all(checker.fact_error(f) is None for f in facts)
+    statements = [{k: v for k, v in f.items() if k not in ("id", "source")} for f in facts]
+    assert not checker.feasible(statements)
+    for i in range(len(statements)):
+        assert checker.feasible(statements[:i] + statements[i + 1 :])

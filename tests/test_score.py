@@ -1,0 +1,224 @@
+"""The scorer at the table: the session checks each line as it is entered, and the terminal is
+driven through a pseudo-terminal like a person would (a whole sample game, a refused event, an
+undo, a kill in the middle)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from analyzer import record as fish
+from analyzer.errors import Contradiction, RecordSyntaxError, RuleBreak
+from analyzer.record import Comment, Record
+from cli.score import Scoring
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCKOUT = ROOT / "sample_logs" / "lockout.fish"
+
+
+def sample() -> Record:
+    return fish.load(LOCKOUT)
+
+
+def lines_of(record: Record) -> list[str]:
+    """The body of a record as a person would type it: as written in the file."""
+    text = LOCKOUT.read_text(encoding="utf-8")
+    return text.split("\n\n", 1)[1].splitlines()
+
+
+def header_only(tmp_path: Path) -> Path:
+    path = tmp_path / "game.fish"
+    path.write_text(LOCKOUT.read_text(encoding="utf-8").split("\n\n", 1)[0] + "\n")
+    return path
+
+
+# ---------------------------------------------------------------- the session
+
+
+def test_each_line_is_checked_and_kept_or_refused(tmp_path: Path) -> None:
+    path = header_only(tmp_path)
+    scoring = Scoring.resume(path)
+    body = lines_of(sample())
+    assert scoring.enter(body[0]) is not None
+    kept = path.read_text()
+    with pytest.raises(RuleBreak, match="it is Cara's turn"):
+        scoring.enter("Dev asks Anna for 5D: no")
+    with pytest.raises(RecordSyntaxError, match="not a player"):
+        scoring.enter("Cara asks Zed for 2S: no")
+    with pytest.raises(RuleBreak, match="answers no, but holds 9S"):
+        scoring.enter("Cara asks Dev for 9S: no")  # Dev's Hand line has it
+    assert path.read_text() == kept and len(scoring.game.events) == 1
+    assert scoring.enter("") is None
+
+
+def test_a_contradiction_is_refused_even_without_hands(tmp_path: Path) -> None:
+    path = tmp_path / "public.fish"
+    path.write_text("Teams: Anna Ben Cara vs Dev Eli Fay\n")
+    scoring = Scoring.resume(path)
+    for line in ("Anna asks Dev for 7S: no", "Dev asks Anna for 6S: no", "Anna asks Eli for 5S: no"):
+        scoring.enter(line)
+    # Anna asked for 7S, so she did not hold it, and no card has moved since: she cannot give it.
+    with pytest.raises(Contradiction, match="7S"):
+        scoring.enter("Eli asks Anna for 7S: yes")
+    assert len(fish.load(path).events) == 3
+
+
+def test_undo_who_has_and_claims(tmp_path: Path) -> None:
+    path = header_only(tmp_path)
+    scoring = Scoring.resume(path)
+    body = [line for line in lines_of(sample()) if line.strip()]
+    events = [line for line in body if not line.startswith("#")]
+    for line in events[:11]:
+        scoring.enter(line)
+    # After event 11 the whole table can place every low spade (the sample's comments say why).
+    assert scoring.who_has("2S") == "2♠ is with Anna (known to everyone)"
+    assert scoring.who_has("7♠") == "7♠ is with Eli (known to everyone)"
+    assert scoring.claims() == []  # split between the teams: a lockout, not a claim
+    with pytest.raises(Exception, match="not in the standard deck"):
+        scoring.who_has("8S")
+    gone = scoring.undo()
+    assert gone is not None and not isinstance(gone, Comment)
+    assert len(fish.load(path).events) == 10
+    assert "Eli to ask" in scoring.status()
+
+
+def test_completion_offers_what_may_come_next(tmp_path: Path) -> None:
+    scoring = Scoring.resume(header_only(tmp_path))
+    assert {"Anna", "undo", "who-has"} <= set(scoring.words([]))
+    assert list(scoring.words(["Anna"])) == ["asks", "claims", "passes"]
+    asks = set(scoring.words(["Anna", "asks", "Dev", "for"]))
+    assert {"7S", "Dev", "yes", "no"} <= asks and "8S" not in asks
+    assert "low-spades" in set(scoring.words(["Anna", "claims"]))
+
+
+def test_the_command_imports_prompt_toolkit_only_when_it_runs() -> None:
+    probe = "import cli.app, sys; print('prompt_toolkit' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
+
+
+# ---------------------------------------------------------------- through a pseudo-terminal
+
+
+def spawn(path: Path) -> pexpect.spawn:
+    env = {**os.environ, "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1", "NO_COLOR": "1"}
+    child = pexpect.spawn(
+        sys.executable,
+        ["-c", "from cli.main import main; main()", "score", str(path)],
+        cwd=str(ROOT),
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(40, 220),
+    )
+    return child
+
+
+def enter_header(child: pexpect.spawn, record: Record) -> None:
+    child.expect("Teams")
+    a, b = record.table.teams
+    child.sendline(f"{' '.join(a)} vs {' '.join(b)}")
+    for label in ("Rules", "Deck", "Bluffing", "House"):
+        child.expect(label)
+        child.sendline("")
+    child.expect("Title")
+    child.sendline(record.info["Title"])
+    for player in record.players:
+        child.expect(f"Hand {player}")
+        child.sendline(" ".join(c.code for c in record.hands[player]))
+    child.expect("writing")
+
+
+def enter(child: pexpect.spawn, line: str, number: int) -> None:
+    """Type one body line and wait until the scorer has kept (and saved) it."""
+    child.sendline(line)
+    if line.startswith("#"):
+        child.expect(re.escape("ok " + line.split("#", 1)[0] + "#"))
+    else:
+        child.expect(re.escape(f"ok {number}. "))
+
+
+def test_a_whole_game_scored_at_the_table(tmp_path: Path) -> None:
+    path = tmp_path / "lockout.fish"
+    rec = sample()
+    child = spawn(path)
+    enter_header(child, rec)
+    number = 1
+    for line in lines_of(rec):
+        if not line.strip():
+            continue
+        if number == 4 and not line.startswith("#"):
+            child.sendline("Anna asks Ben for 4S: yes")  # a teammate: refused, nothing kept
+            child.expect("refused: Anna asks a teammate")
+        if number == 7 and not line.startswith("#"):
+            enter(child, "Cara asks Fay for 9H: no", 7)  # a slip of the scorer's...
+            child.sendline("undo")  # ...taken back
+            child.expect(re.escape("undone: 7. Cara asks Fay for 9H: no"))
+        enter(child, line, number)
+        if not line.startswith("#"):
+            number += 1
+    child.sendline("who-has 2C")
+    child.expect("2♣ can be with")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert path.read_text(encoding="utf-8") == fish.dumps(rec)
+
+
+def test_a_kill_loses_nothing_and_the_game_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / "game.fish"
+    rec = sample()
+    body = [line for line in lines_of(rec) if line.strip()]
+    child = spawn(path)
+    enter_header(child, rec)
+    number, done = 1, 0
+    for line in body[:9]:
+        enter(child, line, number)
+        number += not line.startswith("#")
+        done += 1
+    child.kill(signal.SIGKILL)
+    child.close()
+    assert child.signalstatus == signal.SIGKILL
+    kept = fish.load(path)
+    assert len(kept.body) == done and len(kept.events) == number - 1
+    assert fish.dumps(kept) == path.read_text(encoding="utf-8")
+    # The same command picks the record up where it stopped.
+    child = spawn(path)
+    child.expect(f"continuing .*: {number - 1} events so far")
+    for line in body[9:]:
+        enter(child, line, number)
+        number += not line.startswith("#")
+    child.expect(re.escape(f"{number}. ["))  # the prompt is up: Ctrl-D goes to it, not to the terminal
+    child.sendeof()
+    child.expect(re.escape(f"saved {path}: {number - 1} events"))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert path.read_text(encoding="utf-8") == fish.dumps(rec)
+
+
+def test_lines_piped_in_are_scored_the_same_way(tmp_path: Path) -> None:
+    path = tmp_path / "piped.fish"
+    header = "Anna Ben vs Dev Eli\n" + "\n" * 5 + "\n" * 4  # teams, the defaults, no hands
+    events = "Anna asks Dev for 7S: no\nAnna asks Eli for 6S: no\nDev asks Anna for 5D: no\nundo\n"
+    result = subprocess.run(
+        [sys.executable, "-c", "from cli.main import main; main()", "score", str(path)],
+        cwd=ROOT,
+        input=header + events,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "refused: Anna asks, but it is Dev's turn" in result.stdout
+    assert "saved" in result.stdout and "Input is not a terminal" not in result.stderr
+    assert "undone: 2. Dev asks Anna for 5D: no" in result.stdout
+    text = "Rules: literature\nDeck: standard\nTeams: Anna Ben vs Dev Eli\n\n1. Anna asks Dev for 7S: no\n"
+    assert path.read_text() == text
