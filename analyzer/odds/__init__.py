@@ -72,8 +72,8 @@ def information(before: int, after: int) -> float:
 
 
 def route(pos: Position, odds: bool = True, routes: Routes = DEFAULT) -> Counter:
-    """The counter for a view: the board walk when it is cheap or the book-by-book count does
-    not fit its memory bound, else whichever is estimated cheaper. ``TooLarge`` when neither
+    """The counter for a view: the board walk when it is cheap; else the book-by-book count when
+    it is cheap, or cheaper, and fits its memory bound; else the walk. ``TooLarge`` when neither
     fits the budget (``Routes.budget_ns``, ``Routes.max_states``)."""
     from .boards import Board
     from .books import BookCount
@@ -86,12 +86,10 @@ def route(pos: Position, odds: bool = True, routes: Routes = DEFAULT) -> Counter
         return Counter.BOARDS
     books = BookCount(pos, routes)
     by_books = books.cost * routes.books_weight if books.fits else None
-    if by_books is not None and by_books <= walk and by_books <= routes.budget_ns:
-        return Counter.BOOKS
+    if by_books is not None and by_books <= max(routes.books_cheap, min(walk, routes.budget_ns)):
+        return Counter.BOOKS  # (its estimate errs high early in a game, where it goes sparse)
     if walk <= routes.budget_ns:
         return Counter.BOARDS
-    if by_books is not None and by_books <= routes.budget_ns:
-        return Counter.BOOKS
     best = walk if by_books is None else min(walk, by_books)
     raise TooLarge(_too_large(pos, f"about {best / 1e9:,.0f} s by the cheaper of the two counters"))
 

@@ -37,6 +37,7 @@ class Routes:
       monomial by monomial below (and above ``SIMPLEX_MOST``).
     - ``max_states``: the book-by-book counter's memory bound, in states of a box.
     - ``boards_cheap``: a board walk estimated under this (nanoseconds) is taken at once.
+    - ``books_cheap``: else a book-by-book count estimated under this is taken.
     - ``budget_ns``: a view whose cheaper counter is estimated to take longer than this (in
       nanoseconds, on this project's machine) is not counted (``TooLarge``).
     - ``books_weight``: one unit of the book-by-book plan's cost in steps of the board walk
@@ -48,7 +49,8 @@ class Routes:
     small_keep: int = 1 << 12
     simplex_least: int = 1 << 9
     max_states: int = 1 << 21
-    boards_cheap: int = 20_000_000
+    boards_cheap: int = 3_000_000
+    books_cheap: int = 20_000_000
     budget_ns: int = 20_000_000_000
     books_weight: int = 400
 
