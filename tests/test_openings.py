@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from analyzer import knowledge, record, replay, solver
 from analyzer.cards import DeckKind, parse_card
 from analyzer.knowledge import PUBLIC
-from analyzer.odds import card_odds
+from analyzer.odds import TooLarge, card_odds
 from analyzer.record import Ask
 from analyzer.rules import HouseRule
 from analyzer.simulate import PROBING_ROUNDS, Style, simulate
@@ -101,5 +101,8 @@ def test_holders_with_odds_are_the_solvers_in_every_view_of_probing_openings(
     for at in range(min(len(rec.events), 3 * players) + 1):
         for view in [PUBLIC, *rec.hands]:
             pos = knowledge.position(game, at, view)
-            odds = card_odds(pos)
+            try:
+                odds = card_odds(pos)
+            except TooLarge:
+                continue  # past the budget: the commands say so (scripts/bench_odds.py counts them)
             assert {c: tuple(share) for c, share in odds.cards.items()} == solver.solve(pos).holders, (at, view)
