@@ -6,20 +6,19 @@ This is what tactics, reports and batches are built on, so it is computed once p
 
 from __future__ import annotations
 
-import multiprocessing as mp
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import TypeVar
 
 from .cards import Book, Card
 from .errors import Contradiction
 from .explain import explain_contradiction
 from .knowledge import PUBLIC, Position, ViewTracker, resolve_view
+from .pool import game_map
 from .replay import Game
 from .solver import NoFit, solve
 
 Holders = dict[Card, tuple[str, ...]]
+Progress = Callable[[int, int], None]  # (parts done, parts in all): a bar, a log line, or nothing
 
 
 @dataclass
@@ -130,50 +129,41 @@ def analyze(
     upto: int | None = None,
     workers: int = 1,
     worked_out: dict[str, tuple[Card, ...]] | None = None,
+    progress: Progress | None = None,
 ) -> Analysis:
     """Holders of every card at every step 0..upto in every view (default: public and every hand).
 
     ``worked_out`` adds the views of players without a Hand line whose hand is known otherwise
     (the deal in hindsight, ``hindsight``). Views are independent, so with ``workers > 1`` they
-    are solved in forked processes (on platforms that fork; elsewhere, and for short records, in
-    this process).
+    are solved in worker processes (for short records, in this process). ``progress(done,
+    total)`` is called as each view is done.
     """
     names = [resolve_view(game.record, v) for v in views] if views is not None else hand_views(game)
     extra = dict(worked_out or {})
     names += [p for p in game.record.players if p in extra and p not in names]
     last = len(game.events) if upto is None else upto
+    done = counter(len(names), progress)
     jobs = [(name, last, extra.get(name)) for name in names]
-    solved = forked_map(game, _view_job, jobs, workers if last >= _PARALLEL_FROM else 1)
+    solved = game_map(_view_job, game, jobs, workers if len(names) * (last + 1) >= _PARALLEL_FROM else 1, done)
     views_done = {name: ViewAnalysis(name, steps) for name, steps in zip(names, solved, strict=True)}
     return Analysis(game, views_done, extra)
 
 
-_PARALLEL_FROM = 40  # events; below this a process pool costs more than it saves
-_SHARED: dict[str, Game] = {}
-T = TypeVar("T")
-R = TypeVar("R")
+_PARALLEL_FROM = 2000  # steps x views: below this, starting worker processes costs more than it saves
 
 
-def forked_map(game: Game, fn: Callable[[Game, T], R], items: list[T], workers: int) -> list[R]:
-    """``fn(game, item)`` for every item, in forked worker processes when ``workers > 1``.
+def counter(total: int, progress: Progress | None) -> Callable[[object], None] | None:
+    """A callback for ``game_map`` that reports (done, total) to ``progress`` as results come."""
+    if progress is None:
+        return None
+    done = [0]
 
-    The game reaches the workers by the fork itself, not by pickling. Where the platform cannot
-    fork, or for a single item, it runs here. Callers fork before loading libraries that start
-    threads (polars), as forking those is not safe.
-    """
-    if workers <= 1 or len(items) <= 1 or "fork" not in mp.get_all_start_methods():
-        return [fn(game, item) for item in items]
-    _SHARED["game"] = game
-    try:
-        with ProcessPoolExecutor(min(workers, len(items)), mp_context=mp.get_context("fork")) as pool:
-            return list(pool.map(_forked_call, [(fn, item) for item in items]))
-    finally:
-        _SHARED.clear()
+    def tick(_: object) -> None:
+        done[0] += 1
+        progress(done[0], total)
 
-
-def _forked_call(job: tuple[Callable[[Game, T], R], T]) -> R:
-    fn, item = job
-    return fn(_SHARED["game"], item)
+    progress(0, total)
+    return tick
 
 
 def _view_job(game: Game, job: tuple[str, int, tuple[Card, ...] | None]) -> list[Holders]:

@@ -20,13 +20,9 @@ from __future__ import annotations
 import errno
 import functools
 import io
-import multiprocessing
 import os
-import signal
 import stat
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +38,7 @@ from .errors import HalfsuitError, UsageError
 from .files import check_not_input, published_folder, write_bytes_atomic, write_text_atomic
 from .hindsight import judged_analysis
 from .odds import TooLarge
+from .pool import process_map
 from .record import Record
 from .render import (
     Block,
@@ -269,8 +266,9 @@ def run_batch(
     disk is full...). ``out_dir`` changes only when every output is written: Ctrl-C or an error
     on the way leaves it as it was.
 
-    Workers are started with ``spawn`` (see ``_run``), so a script that calls this with more
-    than one worker needs the usual ``if __name__ == "__main__":`` guard.
+    Workers come from ``analyzer.pool``: safe after threads, stopped at once by Ctrl-C. Where
+    the platform has no fork server they are spawned, and a script that calls this with more
+    than one worker then needs the usual ``if __name__ == "__main__":`` guard.
     """
     paths, skipped = find_records(folder)
     if not paths and not skipped:
@@ -311,48 +309,15 @@ def run_batch(
 def _run(
     paths: Sequence[Path], workers: int, progress: Progress | None, lenient: bool, reports: str | None
 ) -> list[GameOutcome]:
-    total = len(paths)
-    outcomes: list[GameOutcome] = []
+    done = [0]
 
-    def done(outcome: GameOutcome) -> None:
-        outcomes.append(outcome)
+    def each(outcome: GameOutcome) -> None:
+        done[0] += 1
         if progress is not None:
-            progress(len(outcomes), total, outcome.file)
+            progress(done[0], len(paths), outcome.file)
 
-    if workers == 1:
-        for p in paths:
-            done(analyze_file(str(p), lenient, reports))
-        return outcomes
-    # spawn: fresh interpreters, so no lock held by a thread of this process (polars has a
-    # thread pool) is copied into a worker half-taken, as fork could. The workers ignore
-    # Ctrl-C: this process gets it, and ends them (Pool's exit terminates them) at once.
-    context = multiprocessing.get_context("spawn")
-    with _interrupts_ignored():
-        pool = context.Pool(workers, initializer=_ignore_interrupts)
-    with pool:
-        for outcome in pool.imap_unordered(
-            functools.partial(analyze_file, lenient=lenient, reports=reports), map(str, paths)
-        ):
-            done(outcome)
-    return outcomes
-
-
-def _ignore_interrupts() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@contextmanager
-def _interrupts_ignored() -> Iterator[None]:
-    """Ignore SIGINT while the workers start, so that they start ignoring it (it is inherited)
-    and a Ctrl-C during their start-up prints no traceback from them."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    job = functools.partial(analyze_file, lenient=lenient, reports=reports)
+    return process_map(job, [str(p) for p in paths], workers, each)
 
 
 # ---------------------------------------------------------------- the summary page

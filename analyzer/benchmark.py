@@ -29,7 +29,7 @@ class SizeFigures:
     games: int
     events: list[int] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)  # one process
-    parallel: list[float] = field(default_factory=list)  # views in forked workers, one per core
+    parallel: list[float] = field(default_factory=list)  # views in worker processes, one per core
     views: list[int] = field(default_factory=list)  # exact views solved per game (steps x views)
     peak_mib: float = 0.0
     cpsat_seconds: float | None = None

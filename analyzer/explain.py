@@ -8,13 +8,20 @@ least one of a set, does not hold all of a set (house ``must-declare``), or hold
 - ``Step``: one statement concluded from earlier facts and steps by one named rule:
   ``elsewhere``, ``last-holder``, ``one-left``, ``full-hand``, ``needs-all``, ``counting`` and,
   for ``must-declare`` only, ``not-all`` (holds-not-all(P, S) and P holds every card of S but C
-  => P lacks C, the mirror of ``one-left``).
+  => P lacks C, the mirror of ``one-left``; or holds-not-all(P, S) and only P and Q may hold
+  the cards of S => holds-one-of(Q, S)). Counting steps carry ``Counting`` (side, cards, players,
+  room per player).
 - ``Explanation``: a conclusion, the facts it needs (no fact can be left out) and the steps, as
   data (``to_dict`` is the spec's JSON) and as numbered sentences (``text``).
 
-Use ``Explainer(tracker, at)``: ``card(c)`` explains every player the exact solver places or rules
-out for ``c``; ``explain(statement)`` explains one statement; ``witness(c, p)`` gives a fitting
-deal with ``c`` at ``p``. ``explain_contradiction(tracker, at)`` names facts that cannot all hold.
+Use ``Explainer(tracker, at)`` (raises Contradiction/NoFit as ``tracker.position``/``solve`` do):
+``card(c)`` explains every player the exact solver places (``holds``) or rules out (``lacks``)
+for ``c``, none for a possible holder; ``explain(holds(p, c))`` / ``explain(lacks(p, c))``
+explains one statement (``Unexplained`` when it does not follow); ``witness(c, p)`` is one
+fitting deal (every card in play) with ``c`` at ``p``. ``explain_contradiction(tracker, at)``
+gives facts that cannot all hold (``Explanation.conclusion`` None); ``analysis.unfit_error``
+puts it on the error (``Contradiction.explanation``). Event numbers are as written in the
+record (``event_number``).
 
 How chains are found: the simple rules run forward to a fixpoint; when they stall, a flow over
 the cards still open (as in ``solver``: one slot per player and required book) finds every
@@ -34,9 +41,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from .cards import Card
-from .errors import Contradiction
-from .knowledge import PUBLIC, Position, ViewTracker
-from .record import Ask, Event, Record
+from .knowledge import Position, ViewTracker
+from .record import Ask, Record
 from .solver import NoFit, solve, strong_components
 from .wording import either, plural
 
@@ -1130,14 +1136,8 @@ def _explanation(conclusion: Statement, facts: list[Fact], steps: list[Step], re
     return Explanation(conclusion, new_facts, new_steps, text)
 
 
-def view_name(view: str) -> str:
-    return "the public" if view == PUBLIC else view
-
-
 __all__ = [
-    "Contradiction",
     "Counting",
-    "Event",
     "Explainer",
     "Explanation",
     "Fact",

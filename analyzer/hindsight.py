@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from .analysis import Analysis, analyze, solve_position
+from .analysis import Analysis, Progress, analyze, solve_position
 from .cards import Card
 from .knowledge import ViewTracker
 from .record import Record
@@ -106,12 +106,15 @@ def deal_in_hindsight(game: Game, upto: int | None = None) -> Hindsight:
     return Hindsight(record, last, dealt)
 
 
-def judged_analysis(game: Game, upto: int | None = None, workers: int = 1) -> tuple[Analysis, Hindsight]:
+def judged_analysis(
+    game: Game, upto: int | None = None, workers: int = 1, progress: Progress | None = None
+) -> tuple[Analysis, Hindsight]:
     """Every view to judge: public, each Hand line, and each hand the whole record works out.
 
     The hands are worked out from every trusted event, whatever ``upto`` stops the analysis at:
-    a player knew their hand from the deal on.
+    a player knew their hand from the deal on. ``progress(done, total)`` as each view is solved.
     """
     hindsight = deal_in_hindsight(game)
     last = game.trusted_until if upto is None else upto
-    return analyze(game, upto=last, workers=workers, worked_out=hindsight.worked_out), hindsight
+    analysis = analyze(game, upto=last, workers=workers, worked_out=hindsight.worked_out, progress=progress)
+    return analysis, hindsight

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
-from .analysis import forked_map
+from .analysis import Progress, counter
 from .knowledge import PUBLIC, Position, Requirement, ViewTracker
 from .odds import count_deals, information
+from .pool import game_map
 from .record import Ask
 from .replay import Game
 
@@ -67,18 +68,22 @@ def signature(pos: Position) -> Hashable:
     )
 
 
-def ask_information(game: Game, upto: int | None = None, workers: int = 1) -> list[AskInformation]:
+def ask_information(
+    game: Game, upto: int | None = None, workers: int = 1, progress: Progress | None = None
+) -> list[AskInformation]:
     """Given-away and gained bits of every ask up to ``upto``, in the public view.
 
     Each ask needs two deal counts; with ``workers > 1`` stretches of the game are counted in
-    forked processes (more stretches than workers, since mid-game counts cost the most).
+    worker processes (more stretches than workers, since mid-game counts cost the most).
+    ``progress(done, total)`` is called as each stretch is counted.
     """
     last = len(game.events) if upto is None else upto
-    if workers <= 1:
+    if workers <= 1 and progress is None:
         return _information_between(game, (1, last))
-    size = max(1, -(-last // (4 * workers)))
+    size = max(1, -(-last // (4 * max(1, workers))))
     spans = [(lo, min(last, lo + size - 1)) for lo in range(1, last + 1, size)]
-    return [a for part in forked_map(game, _information_between, spans, workers) for a in part]
+    parts = game_map(_information_between, game, spans, workers, counter(len(spans), progress))
+    return [a for part in parts for a in part]
 
 
 def _information_between(game: Game, span: tuple[int, int]) -> list[AskInformation]:

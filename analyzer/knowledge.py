@@ -26,6 +26,7 @@ from .cards import Book, Card, Deck
 from .errors import Contradiction, UsageError
 from .record import Ask, Claim, Record
 from .replay import Game
+from .wording import plural
 
 PUBLIC = "public"
 
@@ -260,7 +261,9 @@ class ViewTracker:
         for p, n in slots.items():
             if n < 0:
                 raise self._error(
-                    at, at, f"{p} was dealt {self.sizes[p]} cards, but {dealt_known[p]} are shown as dealt to them"
+                    at,
+                    at,
+                    f"{p} was dealt {plural(self.sizes[p], 'card')}, but {dealt_known[p]} are shown as dealt to them",
                 )
         unseen = {b.name: frozenset(c for c in b.cards if c in allowed) for b in self.deck.books}
         at_least = self._requirements(self._active_asks, at, unseen, "asks for a card of {book} without holding one")

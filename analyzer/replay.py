@@ -27,6 +27,7 @@ from .rules import (
     turn_after_ask,
     turn_after_claim,
 )
+from .wording import plural
 
 
 @dataclass(frozen=True)
@@ -110,8 +111,9 @@ class Game:
     history: dict[Card, CardHistory]
     violations: list[Violation]
 
-    @property
+    @cached_property
     def events(self) -> list[Event]:
+        """The record's events, listed once (steps look them up by number again and again)."""
         return self.record.events
 
     @property
@@ -331,7 +333,9 @@ class _Replayer:
         for holder, k in Counter(truth.values()).items():
             if self.counts[holder] < k:
                 self.brk(
-                    "claim-count", f"{holder} holds {self.counts[holder]} cards, not {k} of {book.name}", e.claimant
+                    "claim-count",
+                    f"{holder} holds {plural(self.counts[holder], 'card')}, not {k} of {book.name}",
+                    e.claimant,
                 )
         self.settle(e, book, team, truth)
 

@@ -12,15 +12,16 @@ from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from .analysis import Analysis, Holders, book_holders, forked_map
+from .analysis import Analysis, Holders, Progress, book_holders, counter
 from .cards import Book, Card
 from .explain import Explainer, Explanation, Statement, Unexplained, holds, lacks
 from .knowledge import PUBLIC, Position, ViewTracker
+from .pool import game_map
 from .record import Ask, Claim
 from .replay import Game, Step
 from .rules import Outcome, can_claim
 from .solver import NoFit
-from .wording import either
+from .wording import either, percent
 
 
 @dataclass(frozen=True)
@@ -473,25 +474,20 @@ def exact_text(f: Fraction) -> str:
     return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
 
 
-def odds_text(f: Fraction) -> str:
-    """An exact fraction when it is short, a percentage when it is not."""
-    if f.denominator == 1:
-        return str(f.numerator)
-    if f.denominator < 1000:
-        return f"{f.numerator}/{f.denominator}"
-    return f"{float(f) * 100:.1f}%"
-
-
-def quote_odds(analysis: Analysis, report: MistakeReport, workers: int = 1) -> MistakeReport:
+def quote_odds(
+    analysis: Analysis, report: MistakeReport, workers: int = 1, progress: Progress | None = None
+) -> MistakeReport:
     """The same mistakes, each ask and wrong claim quoting the exact odds in the player's own view.
 
-    Each quote is one count of deals; with ``workers > 1`` they are counted in forked processes.
+    Each quote is one count of deals; with ``workers > 1`` they are counted in worker processes.
+    ``progress(done, total)`` is called as each share of the mistakes is quoted.
     """
     judged = {v: analysis.worked_out.get(v) for v in analysis.views}
     parts = max(1, 4 * workers)
     numbered = list(enumerate(report.mistakes))
     chunks = [numbered[k::parts] for k in range(parts) if numbered[k::parts]]
-    quoted = forked_map(analysis.game, _quote, [(chunk, judged) for chunk in chunks], workers)
+    jobs = [(chunk, judged) for chunk in chunks]
+    quoted = game_map(_quote, analysis.game, jobs, workers, counter(len(jobs), progress))
     merged = sorted((pair for part in quoted for pair in part), key=lambda pair: pair[0])
     return replace(report, mistakes=[m for _, m in merged])
 
@@ -522,13 +518,14 @@ def _quote(
             share = card_odds(position(e.asker, m.event - 1)).cards[e.card]
             chance = share.get(e.target, Fraction(0))
             others = sorted(((f, p) for p, f in share.items() if p != e.target), reverse=True)
-            text = f"asked {e.target} for {e.card.pretty} at {odds_text(chance)}"
+            text = f"the chance that {e.target} held {e.card.pretty} was {percent(chance)}"
             if others and others[0][0] > chance:
-                text += f" while {others[0][1]} held it at {odds_text(others[0][0])}"
+                text += f", while {others[0][1]}'s was {percent(others[0][0])}"
             elif chance > 0:
-                text += ", the best odds anyone had of holding it"
+                text += ", the best of anyone's"
         elif isinstance(e, Claim) and m.kind == "wrong-claim" and e.claimant in judged:
-            text = f"the declared split was right at {odds_text(claim_odds(position(e.claimant, m.event - 1), e))}"
+            right = claim_odds(position(e.claimant, m.event - 1), e)
+            text = f"the declared split had a {percent(right)} chance of being right"
         quoted.append((k, replace(m, odds=text) if text else m))
     return quoted
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 
 def either(names: Sequence[str], empty: str = "nobody") -> str:
@@ -17,3 +18,15 @@ def either(names: Sequence[str], empty: str = "nobody") -> str:
 def plural(n: int, word: str) -> str:
     """``1 card``, ``2 cards``."""
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def percent(f: Fraction) -> str:
+    """Odds as every text gives them, a percentage to one decimal: ``33.3%``. ``0%`` and
+    ``100%`` only when exact; ``<0.1%`` and ``>99.9%`` near them (the fraction is in the JSON)."""
+    if f == 0 or f == 1:
+        return f"{int(f) * 100}%"
+    if f < Fraction(1, 2000):
+        return "<0.1%"
+    if f > Fraction(1999, 2000):
+        return ">99.9%"
+    return f"{float(f) * 100:.1f}%"

@@ -1,13 +1,30 @@
-"""``halfsuit bench``: measure the analysis on simulated games (a command, not a timed test)."""
+"""``halfsuit bench``: measure the analysis on simulated games, or how fast the commands start
+(a command, not a timed test)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import sys
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table as RichTable
 
-from .common import JSON_HELP, err, handles_errors, out, plain, print_json
+from .common import JSON_HELP, handles_errors, out, print_json, progress_bars
+
+# The record the start-up figures use: six players, the lockout of the Fish rules.
+STARTUP_RECORD = Path(__file__).resolve().parent.parent / "sample_logs" / "lockout.fish"
+# The commands a player runs at the table, each timed from a fresh process.
+STARTUP_COMMANDS = (
+    ("--help",),
+    ("validate", "{record}"),
+    ("who-has", "7S", "{record}", "--at", "11"),
+    ("hand", "Eli", "{record}", "--at", "11"),
+    ("claims", "{record}", "--at", "11"),
+    ("threats", "{record}", "--at", "11"),
+    ("lockouts", "{record}", "--at", "11"),
+)
+BASELINE = "python -c 'import typer'"
 
 
 def register(app: typer.Typer) -> None:
@@ -16,47 +33,111 @@ def register(app: typer.Typer) -> None:
 
 @handles_errors
 def bench(
-    games: Annotated[int, typer.Option(help="Simulated games per table size.")] = 5,
+    games: Annotated[int, typer.Option(metavar="N", help="Simulated games per table size.")] = 5,
     cpsat: Annotated[
         bool, typer.Option(help="Also time a generic CP-SAT model on one view (needs the bench extra).")
     ] = True,
+    startup: Annotated[
+        bool,
+        typer.Option("--startup", help=f"Time how fast the table-side commands start, beside {BASELINE}, instead."),
+    ] = False,
+    runs: Annotated[int, typer.Option(metavar="N", min=1, help="Runs of each command for --startup.")] = 7,
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
 ) -> None:
-    """Time `analyze` (every step, every view) on simulated 6- and 8-player games; peak memory too."""
+    """Time `analyze` (every step, every view) on simulated 6- and 8-player games; peak memory too.
+
+    With --startup: the wall time of each command a player runs at the table, on a 6-player
+    record, from a fresh process, beside that of importing typer alone (median of --runs runs,
+    taken in turns so that a busy machine slows all alike).
+    """
+    if startup:
+        startup_bench(runs, json_out)
+        return
     from analyzer.benchmark import run_benchmark
 
-    figures = run_benchmark(
-        games=games, cpsat=cpsat, progress=None if json_out else lambda s: err.print(f"[dim]{plain(s)}[/dim]")
-    )
+    with progress_bars(quiet=json_out) as bars:
+        update = bars.stage("timing analyze")
+        total = 2 * games
+        done = [0]
+
+        def step(_: str) -> None:
+            done[0] += 1
+            if update is not None:
+                update(done[0], total)
+
+        figures = run_benchmark(games=games, cpsat=cpsat, progress=step)
     rows = [f.to_dict() for f in figures]
     if json_out:
         print_json(rows)
         return
-    table = RichTable(header_style="bold", title="halfsuit analyze: every step in every view")
-    for col in (
-        "players",
-        "games",
-        "events (median)",
-        "analyze s (median)",
-        "analyze s (max)",
-        "all cores s (median)",
-        "all cores s (max)",
-        "ms per exact view",
-        "peak MiB",
-        "CP-SAT one view s",
-    ):
+    # Fits 80 columns: short headings, seconds to two decimals.
+    table = RichTable(header_style="bold", title="analyze: every step in every view", box=None, pad_edge=False)
+    for col in ("players", "events", "1 core s", "(max)", "all cores s", "(max)", "ms/view", "MiB", "CP-SAT s"):
         table.add_column(col, justify="right")
     for r in rows:
         table.add_row(
             str(r["players"]),
-            str(r["games"]),
-            str(r["events_median"]),
-            f"{r['analyze_seconds_median']:.3f}",
-            f"{r['analyze_seconds_max']:.3f}",
-            f"{r['analyze_all_cores_seconds_median']:.3f}",
-            f"{r['analyze_all_cores_seconds_max']:.3f}",
-            f"{r['ms_per_exact_view_mean']:.3f}",
+            f"{r['events_median']:.0f}",
+            f"{r['analyze_seconds_median']:.2f}",
+            f"{r['analyze_seconds_max']:.2f}",
+            f"{r['analyze_all_cores_seconds_median']:.2f}",
+            f"{r['analyze_all_cores_seconds_max']:.2f}",
+            f"{r['ms_per_exact_view_mean']:.2f}",
             f"{r['peak_mib']:.1f}",
-            "n/a" if r["cpsat_one_view_seconds"] is None else f"{r['cpsat_one_view_seconds']:.3f}",
+            "n/a" if r["cpsat_one_view_seconds"] is None else f"{r['cpsat_one_view_seconds']:.2f}",
         )
+    out.print(table)
+    out.print(f"[dim]{rows[0]['games']} games per size; medians, with the slowest game in (max)[/dim]")
+
+
+def _command_line(args: tuple[str, ...]) -> list[str]:
+    """The command as the ``halfsuit`` script runs it, from this interpreter."""
+    script = "import sys; from cli.main import main; sys.argv[0] = 'halfsuit'; main()"
+    return [sys.executable, "-c", script, *(a.format(record=STARTUP_RECORD) for a in args)]
+
+
+def _wall(command: list[str]) -> float:
+    import subprocess
+    import time
+
+    start = time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - start
+
+
+def startup_times(runs: int) -> list[dict[str, Any]]:
+    """Median wall seconds of each start-up command and of the baseline, with their ratio."""
+    import statistics
+
+    baseline = [sys.executable, "-c", "import typer"]
+    commands = [_command_line(args) for args in STARTUP_COMMANDS]
+    times: list[list[float]] = [[] for _ in range(len(commands) + 1)]
+    with progress_bars() as bars:
+        update = bars.stage("starting commands")
+        for r in range(runs):
+            for k, command in enumerate([baseline, *commands]):
+                times[k].append(_wall(command))
+            if update is not None:
+                update(r + 1, runs)
+    base = statistics.median(times[0])
+    rows = [{"command": BASELINE, "seconds": round(base, 3), "ratio": 1.0}]
+    for args, measured in zip(STARTUP_COMMANDS, times[1:], strict=True):
+        median = statistics.median(measured)
+        shown = " ".join(a.replace("{record}", STARTUP_RECORD.name) for a in args)
+        rows.append({"command": f"halfsuit {shown}", "seconds": round(median, 3), "ratio": round(median / base, 2)})
+    return rows
+
+
+def startup_bench(runs: int, json_out: bool) -> None:
+    rows = startup_times(runs)
+    if json_out:
+        print_json(rows)
+        return
+    table = RichTable(header_style="bold", title=f"start-up, median of {runs} runs", box=None, pad_edge=False)
+    table.add_column("command")
+    table.add_column("wall s", justify="right")
+    table.add_column("× import typer", justify="right")
+    for r in rows:
+        style = "red" if r["ratio"] > 1.5 else ""
+        table.add_row(r["command"], f"{r['seconds']:.3f}", f"{r['ratio']:.2f}", style=style)
     out.print(table)

@@ -8,9 +8,10 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
@@ -23,14 +24,18 @@ from analyzer.files import encode_text, write_text_atomic
 from analyzer.knowledge import PUBLIC, resolve_view
 from analyzer.record import Record
 from analyzer.replay import Game, replay
+from analyzer.wording import plural
 
 from .main import interrupted
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 # No emoji codes either: a title ":fire:" stays that text.
 out = Console(highlight=False, soft_wrap=True, emoji=False)
 err = Console(stderr=True, highlight=False, emoji=False)
 DEBUG = {"on": False}
-# Views of a game are solved in forked worker processes, one per core.
+# Views of a game are solved in worker processes, one per core.
 WORKERS = os.cpu_count() or 1
 
 P = ParamSpec("P")
@@ -141,7 +146,7 @@ def check_at(game: Game, at: int | None) -> int:
     if at is None:
         return game.trusted_until
     if not 0 <= at <= n:
-        raise UsageError(f"--at {at} is out of range: the record has {n} events", path=game.record.path)
+        raise UsageError(f"--at {at} is out of range: the record has {plural(n, 'event')}", path=game.record.path)
     return at
 
 
@@ -171,3 +176,35 @@ def emit(text: str, output: Path | None, source: Path | None = None) -> None:
 
 def team_style(team: int) -> str:
     return "cyan" if team == 1 else "magenta"
+
+
+class Stages:
+    """Progress callbacks for the library, one bar per stage of a long command."""
+
+    def __init__(self, bar: Progress | None) -> None:
+        self.bar = bar
+
+    def stage(self, description: str) -> Callable[[int, int], None] | None:
+        """A ``progress(done, total)`` callback for one stage (None: nothing to show)."""
+        if self.bar is None:
+            return None
+        bar, task = self.bar, self.bar.add_task(description, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return update
+
+
+@contextmanager
+def progress_bars(quiet: bool = False) -> Iterator[Stages]:
+    """Rich progress bars on stderr while the block runs, when stderr is a terminal; nothing when
+    it is piped or ``quiet`` (``--json``)."""
+    if quiet or not err.is_terminal:
+        yield Stages(None)
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        yield Stages(bar)

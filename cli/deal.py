@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
@@ -11,12 +11,14 @@ from rich.text import Text
 from analyzer import record as fish
 from analyzer import record_json
 from analyzer.files import write_text_atomic
-from analyzer.hindsight import Hindsight, deal_in_hindsight
 from analyzer.wording import either, plural
+
+if TYPE_CHECKING:
+    from analyzer.hindsight import Hindsight
 
 from .common import JSON_HELP, LenientOpt, handles_errors, load_game, out, plain, print_json, team_style
 
-RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
+RecordArg = Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (.fish text or .json).")]
 STATUS = {"written": "Hand line", "worked out": "worked out from the record", "unknown": ""}
 
 
@@ -40,6 +42,8 @@ def deal_cmd(
     record as Hand lines (a hand with an open card is never written).
     """
     game = load_game(path, lenient)
+    from analyzer.hindsight import deal_in_hindsight
+
     found = deal_in_hindsight(game)
     new = list(found.worked_out)
     if fill and new:

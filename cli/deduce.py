@@ -17,7 +17,8 @@ from analyzer.explain import LACKS, Explainer, Explanation, holds
 from analyzer.hindsight import judged_analysis
 from analyzer.knowledge import PUBLIC, Position, ViewTracker
 from analyzer.replay import Game
-from analyzer.tactics import claimable, deal_text, exact_text, odds_text
+from analyzer.tactics import claimable, deal_text, exact_text
+from analyzer.wording import percent, plural
 
 from .common import (
     AS_HELP,
@@ -33,12 +34,13 @@ from .common import (
     out,
     plain,
     print_json,
+    progress_bars,
     team_style,
 )
 
-RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
-AtOpt = Annotated[int | None, typer.Option("--at", help=AT_HELP)]
-AsOpt = Annotated[str, typer.Option("--as", help=AS_HELP)]
+RecordArg = Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (.fish text or .json).")]
+AtOpt = Annotated[int | None, typer.Option("--at", metavar="N", help=AT_HELP)]
+AsOpt = Annotated[str, typer.Option("--as", metavar="VIEW", help=AS_HELP)]
 JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
 
@@ -220,8 +222,7 @@ def who_has(
             if share is None:
                 out.print(f"  [bold]{plain(p)}[/bold]")
                 continue
-            short = f"  [dim]({odds_text(share[p])})[/dim]" if share[p].denominator < 1000 else ""
-            out.print(f"  [bold]{plain(p):<{width}}[/bold] {float(share[p]) * 100:5.1f}%{short}")
+            out.print(f"  [bold]{plain(p):<{width}}[/bold] {percent(share[p]):>6}")
         if isinstance(counted, str):
             out.print(Text(f"  odds not counted: {counted}", style="dim"))
     print_explanations(card, h, why)
@@ -241,7 +242,7 @@ def _deal_text(deal: dict[Card, str], pos: Position) -> str:
 
 @handles_errors
 def hand(
-    player: Annotated[str, typer.Argument(help="The player whose cards to list.")],
+    player: Annotated[str, typer.Argument(metavar="PLAYER", help="The player whose cards to list.")],
     path: RecordArg,
     at: AtOpt = None,
     view: AsOpt = PUBLIC,
@@ -273,8 +274,9 @@ def hand(
         return
     viewer = "the public" if name == PUBLIC else name
     out.print(
-        f"[bold]{plain(who)}[/bold] (team {summary['team']}) holds {summary['count']} cards "
-        f"{game.record.after_label(n)}; as {plain(viewer)} sees it, {len(summary['known'])} are known"
+        f"[bold]{plain(who)}[/bold] (team {summary['team']}) holds {plural(summary['count'], 'card')} "
+        f"{game.record.after_label(n)}; as {plain(viewer)} sees it, {len(summary['known'])} "
+        f"{'is' if len(summary['known']) == 1 else 'are'} known"
     )
     table = RichTable(box=None, header_style="bold")
     table.add_column("book")
@@ -299,14 +301,15 @@ def _pretty(code: str) -> str:
 def analyze_cmd(path: RecordArg, json_out: JsonOpt = False, lenient: LenientOpt = False) -> None:
     """The whole game at once: every step in every view (public and each Hand), claims, threats, mistakes."""
     game = load_game(path, lenient)
-    result = judged_analysis(game, workers=WORKERS)[0]
+    with progress_bars(quiet=json_out) as bars:
+        result = judged_analysis(game, workers=WORKERS, progress=bars.stage("solving each view"))[0]
     data = analysis_dict(result)
     if json_out:
         print_json(data)
         return
     a, b = data["score"]
     title = plain(game.record.info.get("Title", game.record.name))
-    out.print(f"[bold]{title}[/bold]: {len(game.events)} events, score {a}–{b}")
+    out.print(f"[bold]{title}[/bold]: {plural(len(game.events), 'event')}, score {a}–{b}")
     out.print(f"views: {plain(', '.join(data['views']))}")
     known = RichTable(box=None, header_style="bold", title="cards known (one holder) after the last event")
     known.add_column("view")
@@ -316,4 +319,4 @@ def analyze_cmd(path: RecordArg, json_out: JsonOpt = False, lenient: LenientOpt 
         cards = data["steps"][-1]["views"][v]["cards"]
         known.add_row(plain(v), str(sum(1 for h in cards.values() if len(h) == 1)), str(len(cards)))
     out.print(known)
-    out.print(f"{len(data['mistakes'])} mistakes (see `halfsuit mistakes`)")
+    out.print(f"{plural(len(data['mistakes']), 'mistake')} (see `halfsuit mistakes`)")

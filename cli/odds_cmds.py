@@ -12,6 +12,7 @@ from rich.text import Text
 from analyzer.analysis import solve_position
 from analyzer.knowledge import PUBLIC, ViewTracker
 from analyzer.tactics import exact_text
+from analyzer.wording import percent, plural
 
 from .common import (
     AT_HELP,
@@ -43,7 +44,7 @@ def shade(f: Fraction) -> Text:
     style = (
         "bold green" if f == 1 else "green" if pct >= 60 else "yellow" if pct >= 30 else "white" if pct >= 10 else "dim"
     )
-    return Text("100%" if f == 1 else f"{pct:.0f}%" if pct >= 1 else "<1%", style=style)
+    return Text(percent(f), style=style)
 
 
 @handles_errors
@@ -126,9 +127,9 @@ def odds(
 @handles_errors
 def suggest(
     path: RecordArg,
-    view: Annotated[str, typer.Option("--as", help="The player on turn, who must have a Hand line.")],
-    at: Annotated[int | None, typer.Option("--at", help=AT_HELP)] = None,
-    top: Annotated[int, typer.Option(help="How many asks to show.")] = 10,
+    view: Annotated[str, typer.Option("--as", metavar="PLAYER", help="The player on turn, who must have a Hand line.")],
+    at: Annotated[int | None, typer.Option("--at", metavar="N", help=AT_HELP)] = None,
+    top: Annotated[int, typer.Option(metavar="N", help="How many asks to show.")] = 10,
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
     lenient: LenientOpt = False,
 ) -> None:
@@ -171,16 +172,14 @@ def suggest(
     table.add_column("bits given away", justify="right")
     table.add_column("warning", style="red")
     for a in advice.asks[:top]:
-        pct = f"{float(a.odds) * 100:.1f}%" if 0 < a.odds < 1 else f"{float(a.odds) * 100:.0f}%"
-        if 0 < a.odds < 1 and a.odds.denominator < 1000:
-            pct += f" ({exact_text(a.odds)})"
+        pct = percent(a.odds)
         table.add_row(plain(f"ask {a.target} for {a.card.pretty}"), pct, f"{a.given:.2f}", plain(a.warning or ""))
     out.print(table)
     if len(advice.asks) > top:
-        out.print(f"[dim]{len(advice.asks) - top} more legal asks (--top to show them)[/dim]")
+        out.print(f"[dim]{plural(len(advice.asks) - top, 'more legal ask')} (--top to show them)[/dim]")
     likely = [c for c in advice.claims if 0 < c.right < 1 and c.right >= Fraction(1, 100)]
     for c in likely[:3]:
         out.print(
-            f"[yellow]Risky claim[/yellow] ({float(c.right) * 100:.1f}% right, book with your team "
-            f"{float(c.in_team) * 100:.1f}%): {plain(c.declaration(advice.player))}"
+            f"[yellow]Risky claim[/yellow] ({percent(c.right)} right, book with your team "
+            f"{percent(c.in_team)}): {plain(c.declaration(advice.player))}"
         )

@@ -18,11 +18,10 @@ from analyzer.analysis import analyze
 from analyzer.cards import DeckKind
 from analyzer.errors import HalfsuitError, OutputError, UsageError
 from analyzer.files import write_text_atomic
-from analyzer.record import Ask, Claim, Comment, Record, event_text, number_warnings
+from analyzer.record import Ask, Claim, Comment, Event, Holding, Pass, Record, event_text, number_warnings
 from analyzer.replay import Game
 from analyzer.rules import HouseRule, RuleSet
 from analyzer.simulate import Style
-from analyzer.simulate import simulate as run_simulation
 from analyzer.wording import plural
 
 from .common import (
@@ -48,7 +47,7 @@ from .common import (
     visible,
 )
 
-RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
+RecordArg = Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (.fish text or .json).")]
 
 
 def register(app: typer.Typer) -> None:
@@ -151,7 +150,7 @@ def validate_one(path: Path, lenient: bool, json_out: bool) -> tuple[dict[str, o
         else:
             state = "finished" if game.finished else "unfinished"
             a, b = game.final.score
-            ok = f" {visible(name)}: {len(game.events)} events, {state}, score {a}–{b}"
+            ok = f" {visible(name)}: {plural(len(game.events), 'event')}, {state}, score {a}–{b}"
             out.print(Text.assemble(("ok", "green"), ok))
     return result, 1 if game.violations else 0
 
@@ -213,8 +212,10 @@ def canonical_text(record: Record, form: Form, source: Path) -> str:
 @handles_errors
 def convert(
     path: RecordArg,
-    to: Annotated[Form, typer.Option("--to", help="The form to write.")],
-    output: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of stdout.")] = None,
+    to: Annotated[Form, typer.Option("--to", metavar="json|fish", help="The form to write.")],
+    output: Annotated[
+        Path | None, typer.Option("--out", "-o", metavar="FILE", help="Write here instead of stdout.")
+    ] = None,
 ) -> None:
     """Convert a record between the .fish text form and the JSON form (both round-trip)."""
     emit(canonical_text(load_record(path), to, path), output, path)
@@ -222,36 +223,73 @@ def convert(
 
 @handles_errors
 def simulate(
-    players: Annotated[int, typer.Option(help="4, 6 or 8 players.")] = 6,
+    players: Annotated[int, typer.Option(metavar="N", help="4, 6 or 8 players.")] = 6,
     deck: Annotated[DeckKind, typer.Option(help="The deck variant.")] = DeckKind.STANDARD,
     rules: Annotated[RuleSet, typer.Option(help="literature or fish.")] = RuleSet.LITERATURE,
     bluffing: Annotated[bool, typer.Option("--bluffing", help="Allow asking for a card you hold.")] = False,
-    house: Annotated[list[HouseRule] | None, typer.Option(help="A house rule (repeat for more).")] = None,
-    seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same game.")] = 0,
-    output: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of stdout.")] = None,
+    house: Annotated[
+        list[HouseRule] | None, typer.Option(metavar="RULE", help="A house rule (repeat for more).")
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            metavar="N",
+            min=0,
+            help="Random seed: the same seed gives the same game. Default: a fresh one. Each record says its seed "
+            "(X-Seed).",
+        ),
+    ] = None,
+    count: Annotated[
+        int,
+        typer.Option(
+            metavar="N", min=1, help="How many games: seeds SEED, SEED+1, ...; with more than one, --out is a folder."
+        ),
+    ] = 1,
+    output: Annotated[
+        Path | None, typer.Option("--out", "-o", metavar="PATH", help="Write here instead of stdout.")
+    ] = None,
     style: Annotated[
         Style, typer.Option(help="How the bots open: 'probing' asks around in untouched books, as people do.")
     ] = Style.STANDARD,
 ) -> None:
-    """Simulate a complete legal game between sensible bots and write its record (with every hand)."""
+    """Simulate complete legal games between sensible bots and write their records (with every hand).
+
+    One game goes to stdout or to the file --out; with --count N, N games go into the folder
+    --out, one file each (simulated-SEED.fish).
+    """
     if players not in (4, 6, 8):
         raise UsageError(f"--players must be 4, 6 or 8, not {players}")
-    record = run_simulation(
-        players=players,
-        deck=deck,
-        rule_set=rules,
-        bluffing=bluffing,
-        house=frozenset(house or ()),
-        seed=seed,
-        style=style,
-    )
-    emit(fish.dumps(record), output)
+    if count > 1 and output is None:
+        raise UsageError("--count needs --out: the folder to write the records into")
+    import secrets
+
+    from analyzer.simulate import simulate as run_simulation
+
+    first = secrets.randbelow(2**31) if seed is None else seed
+    for k in range(count):
+        record = run_simulation(
+            players=players,
+            deck=deck,
+            rule_set=rules,
+            bluffing=bluffing,
+            house=frozenset(house or ()),
+            seed=first + k,
+            style=style,
+        )
+        record.extra.append(("X-Seed", str(first + k)))
+        if count == 1:
+            emit(fish.dumps(record), output)
+        else:
+            assert output is not None
+            output.mkdir(parents=True, exist_ok=True)
+            emit(fish.dumps(record), output / f"simulated-{first + k}.fish")
+            out.print(plain(output / f"simulated-{first + k}.fish"))
 
 
 @handles_errors
 def show(
     path: RecordArg,
-    at: Annotated[int | None, typer.Option(help=AT_HELP)] = None,
+    at: Annotated[int | None, typer.Option(metavar="N", help=AT_HELP)] = None,
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
     lenient: LenientOpt = False,
 ) -> None:
@@ -309,18 +347,36 @@ def render_show(game: Game, n: int) -> None:
     events.add_column("event")
     events.add_column("result")
     events.add_column("turn")
-    for i, item in enumerate(game.events[:n], start=1):
+    i = 0
+    for item in record.body:
+        if isinstance(item, Comment):  # a comment line of the record, in its place
+            events.add_row("", f"[dim]# {plain(item.text)}[/dim]", "", "")
+            continue
+        i += 1
+        if i > n:
+            break
         result = ""
         if isinstance(item, Ask):
             result = "[green]yes[/green]" if item.yes else "[red]no[/red]"
         elif isinstance(item, Claim):
             r = game.step(i).books[item.book.name]
             result = f"{r.outcome.value}" + (f" → team {r.team}" if r.team else "")
-        text = plain(event_text(item).rsplit(":", 1)[0] if isinstance(item, Ask) else event_text(item))
+        text = plain(spoken(item))
         if item.comment:
             text += f"  [dim]# {plain(item.comment)}[/dim]"
         events.add_row(str(game.numbers[i - 1]), text, result, plain(game.step(i).turn or ""))
     out.print(events)
-    comments = [c for c in record.body if isinstance(c, Comment)]
-    if comments:
-        out.print(f"[dim]{len(comments)} comment line(s) in the record[/dim]")
+
+
+def spoken(event: Event) -> str:
+    """An event as the table says it, cards with their suit symbols; an ask without its answer."""
+    if isinstance(event, Ask):
+        return f"{event.asker} asks {event.target} for {event.card.pretty}"
+    if isinstance(event, Pass):
+        return f"{event.player} passes to {event.to}"
+
+    def holding(h: Holding) -> str:
+        return ", ".join(f"{p} {' '.join(c.pretty for c in cards)}" for p, cards in h)
+
+    text = f"{event.claimant} claims {event.book.pretty}: {holding(event.said)}"
+    return text if event.correct else f"{text}; actual {holding(event.actual or ())}"

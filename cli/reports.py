@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from analyzer.hindsight import judged_analysis
 from analyzer.knowledge import PUBLIC
@@ -28,10 +27,11 @@ from .common import (
     load_game,
     out,
     plain,
+    progress_bars,
     visible,
 )
 
-RecordArg = Annotated[Path, typer.Argument(help="A game record (.fish text or .json).")]
+RecordArg = Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (.fish text or .json).")]
 
 
 def register(app: typer.Typer) -> None:
@@ -43,12 +43,15 @@ def register(app: typer.Typer) -> None:
 @handles_errors
 def report_cmd(
     path: RecordArg,
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the report into.")] = Path("reports"),
-    view: Annotated[str, typer.Option("--as", help=AS_HELP + " Used for the card grids.")] = PUBLIC,
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", metavar="FOLDER", help="Folder to write the report into.")
+    ] = Path("reports"),
+    view: Annotated[str, typer.Option("--as", metavar="VIEW", help=AS_HELP + " Used for the card grids.")] = PUBLIC,
     moments: Annotated[
         list[int] | None,
         typer.Option(
             "--moment",
+            metavar="N",
             help="Show the card grid after this many events (repeat for more); default: just before each claim.",
         ),
     ] = None,
@@ -69,28 +72,29 @@ def report_cmd(
 
     game = load_game(path, lenient)
     name = check_view(game, view)
-    # Solve the views and count the odds in forked workers before polars and matplotlib are
-    # loaded (forking after they start their threads is not safe).
-    analysis = judged_analysis(game, workers=WORKERS)[0]
-    found = explain_mistakes(analysis, mistakes(analysis))
-    asks = None
-    tables = None
-    if odds:
-        counting_odds()
-        from analyzer.information import ask_information
-        from analyzer.odds import TooLarge
+    with progress_bars() as bars:
+        analysis = judged_analysis(game, workers=WORKERS, progress=bars.stage("solving each view"))[0]
+        found = explain_mistakes(analysis, mistakes(analysis))
+        asks = None
+        tables = None
+        if odds:
+            counting_odds()
+            from analyzer.information import ask_information
+            from analyzer.odds import TooLarge
 
-        try:
-            found = quote_odds(analysis, found, workers=WORKERS)
-            asks = ask_information(game, analysis.steps, workers=WORKERS)
-            if replay:  # the replay page shows every step of every view; the report alone needs a few
-                tables = odds_table(game, list(analysis.views), analysis.steps, WORKERS, analysis.worked_out)
-        except TooLarge as exc:
-            odds = False  # a view too costly to count: the report goes without odds, and says so
-            err.print(f"odds left out of the report: {plain(exc.message)}")
-    from analyzer.report import write_report
+            try:
+                found = quote_odds(analysis, found, workers=WORKERS, progress=bars.stage("quoting odds in mistakes"))
+                asks = ask_information(game, analysis.steps, workers=WORKERS, progress=bars.stage("counting bits"))
+                if replay:  # the replay page shows every step of every view; the report alone needs a few
+                    bars.stage("counting the odds of every step")
+                    tables = odds_table(game, list(analysis.views), analysis.steps, WORKERS, analysis.worked_out)
+            except TooLarge as exc:
+                odds = False  # a view too costly to count: the report goes without odds, and says so
+                err.print(f"odds left out of the report: {plain(exc.message)}")
+        from analyzer.report import write_report
 
-    files = write_report(game, out_dir, name, moments or None, analysis, odds, asks, found, tables, replay)
+        bars.stage("writing the report")
+        files = write_report(game, out_dir, name, moments or None, analysis, odds, asks, found, tables, replay)
     for written in files.paths:
         out.print(plain(written))
 
@@ -98,7 +102,9 @@ def report_cmd(
 @handles_errors
 def replay_cmd(
     path: RecordArg,
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the page into.")] = Path("reports"),
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", metavar="FOLDER", help="Folder to write the page into.")
+    ] = Path("reports"),
     odds: Annotated[bool, typer.Option(help="Shade the grids by exact odds and show them for each card.")] = True,
     lenient: LenientOpt = False,
 ) -> None:
@@ -111,29 +117,33 @@ def replay_cmd(
     from analyzer.replay_page import odds_table, write_replay
 
     game = load_game(path, lenient)
-    analysis = judged_analysis(game, workers=WORKERS)[0]
-    found = explain_mistakes(analysis, mistakes(analysis))
-    table = None
-    if odds:
-        counting_odds()
-        from analyzer.odds import TooLarge
+    with progress_bars() as bars:
+        analysis = judged_analysis(game, workers=WORKERS, progress=bars.stage("solving each view"))[0]
+        found = explain_mistakes(analysis, mistakes(analysis))
+        table = None
+        if odds:
+            counting_odds()
+            from analyzer.odds import TooLarge
 
-        try:
-            found = quote_odds(analysis, found, workers=WORKERS)
-            table = odds_table(game, list(analysis.views), analysis.steps, WORKERS, analysis.worked_out)
-        except TooLarge:
-            table = None
-    page = write_replay(game, out_dir, analysis, found, table, with_odds=False)
+            try:
+                found = quote_odds(analysis, found, workers=WORKERS, progress=bars.stage("quoting odds in mistakes"))
+                bars.stage("counting the odds of every step")
+                table = odds_table(game, list(analysis.views), analysis.steps, WORKERS, analysis.worked_out)
+            except TooLarge:
+                table = None
+        page = write_replay(game, out_dir, analysis, found, table, with_odds=False)
     out.print(plain(page.path))
 
 
 @handles_errors
 def batch_cmd(
-    folder: Annotated[Path, typer.Argument(help="A folder of records (*.fish, *.json).")],
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder for the tables and the summary.")],
+    folder: Annotated[Path, typer.Argument(metavar="FOLDER", help="A folder of records (*.fish, *.json).")],
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", metavar="FOLDER", help="Folder for the tables and the summary.")
+    ],
     workers: Annotated[
         int | None,
-        typer.Option("--workers", "-j", min=1, help="Worker processes (default: one per core)."),
+        typer.Option("--workers", "-j", min=1, metavar="N", help="Worker processes (default: one per core)."),
     ] = None,
     lenient: LenientOpt = False,
     reports: Annotated[
@@ -151,19 +161,16 @@ def batch_cmd(
     """
     from analyzer.batch import run_batch
 
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
-        task = bar.add_task("analyzing", total=None)
-
-        def progress(done: int, total: int, name: str) -> None:
-            bar.update(task, completed=done, total=total, description=f"analyzing {plain(name)}")
-
-        result = run_batch(folder, out_dir, workers, progress, lenient=lenient, reports=reports)
+    with progress_bars() as bars:
+        update = bars.stage("analyzing records")
+        result = run_batch(
+            folder,
+            out_dir,
+            workers,
+            None if update is None else lambda done, total, _: update(done, total),
+            lenient=lenient,
+            reports=reports,
+        )
     for written in result.files:
         out.print(plain(written))
     for message in result.failures.get_column("message").to_list():

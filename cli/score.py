@@ -267,7 +267,8 @@ def completer(scoring: Scoring) -> Completer:
 
 
 RecordArg = Annotated[
-    Path, typer.Argument(help="The record to write (.fish): a new file, or a partial record to continue.")
+    Path,
+    typer.Argument(metavar="RECORD", help="The record to write (.fish): a new file, or a partial record to continue."),
 ]
 
 

@@ -16,7 +16,19 @@ from analyzer.knowledge import PUBLIC, ViewTracker
 from analyzer.replay import Game
 from analyzer.tactics import HAND_NOTES, claimable, explain_mistakes, lockouts, mistakes, quote_odds, threats
 
-from .common import WORKERS, LenientOpt, check_at, counting_odds, err, handles_errors, load_game, out, plain, print_json
+from .common import (
+    WORKERS,
+    LenientOpt,
+    check_at,
+    counting_odds,
+    err,
+    handles_errors,
+    load_game,
+    out,
+    plain,
+    print_json,
+    progress_bars,
+)
 from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg, view_at
 
 
@@ -115,16 +127,23 @@ def mistakes_cmd(
 ) -> None:
     """Missed claims, wrong claims, broken lockouts, hopeless asks and rule breaks (read leniently)."""
     game = load_game(path, lenient=True, warn=False)
-    result = judged_analysis(game, workers=WORKERS)[0]
-    report = explain_mistakes(result, mistakes(result))
     counting_odds()
     from analyzer.information import ask_information, player_information
     from analyzer.odds import TooLarge
 
-    try:
-        report = quote_odds(result, report, workers=WORKERS)
-    except TooLarge as exc:
-        err.print(f"odds not quoted: {plain(exc.message)}")
+    asks = None
+    with progress_bars(quiet=json_out) as bars:
+        result = judged_analysis(game, workers=WORKERS, progress=bars.stage("solving each view"))[0]
+        report = explain_mistakes(result, mistakes(result))
+        try:
+            report = quote_odds(result, report, workers=WORKERS, progress=bars.stage("quoting odds"))
+        except TooLarge as exc:
+            err.print(f"odds not quoted: {plain(exc.message)}")
+        if bits and not json_out:
+            try:
+                asks = ask_information(game, result.steps, workers=WORKERS, progress=bars.stage("counting bits"))
+            except TooLarge as exc:
+                err.print(f"bits not counted: {plain(exc.message)}")
     if report.worked_out:
         err.print(f"judged with their {HAND_NOTES['worked out']}: {plain(', '.join(report.worked_out))}")
     if report.unjudged:
@@ -154,12 +173,8 @@ def mistakes_cmd(
         for told in m.explanations:
             head = f"{told.conclusion.words}: " if isinstance(told, Explanation) and told.conclusion else ""
             out.print(Text(f"      - {head}{told.text}"))
-    if bits:
-        try:
-            totals = player_information(game, ask_information(game, result.steps, workers=WORKERS))
-        except TooLarge as exc:
-            out.print(f"[bold]Information[/bold]: not counted ({plain(exc.message)})")
-            return
+    if asks is not None:
+        totals = player_information(game, asks)
         out.print("[bold]Information[/bold] (public view, exact counts):")
         for p, info in totals.items():
             out.print(f"  {plain(p)}: {plain(info.sentence())}")

@@ -37,10 +37,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from analyzer import knowledge, record, replay  # noqa: E402
+from analyzer import knowledge, record  # noqa: E402
 from analyzer.cards import DeckKind  # noqa: E402
 from analyzer.knowledge import PUBLIC, Position  # noqa: E402
 from analyzer.odds import TooLarge, card_odds, count_deals, keep_freed_memory  # noqa: E402
+from analyzer.replay import replay  # noqa: E402
 from analyzer.rules import HouseRule  # noqa: E402
 from analyzer.simulate import Style, simulate  # noqa: E402
 from tests.odds_oracle import plain_count  # noqa: E402
@@ -63,7 +64,7 @@ def timings(step: int, repeat: int) -> list[tuple[int, str, float]]:
     """(players, view, ms) for every view, in the order a report meets them."""
     out = []
     for path in sorted(SHARED.glob("g2*.fish")):
-        game = replay.replay(record.load(path))
+        game = replay(record.load(path))
         for view in [PUBLIC, *game.record.hands]:
             for at in range(0, len(game.record.events) + 1, step):
                 pos = knowledge.position(game, at, view)
@@ -99,7 +100,7 @@ def plain(repeat: int) -> None:
     print("\nstraightforward count against count_deals and card_odds, early 6-player views")
     print(f"{'view':<24} {'deals':>42} {'plain ms':>10} {'count ms':>9} {'odds ms':>8} {'plain/count':>12}")
     for name, view, at in PLAIN:
-        pos: Position = knowledge.position(replay.replay(record.load(SHARED / name)), at, view)
+        pos: Position = knowledge.position(replay(record.load(SHARED / name)), at, view)
         start = time.perf_counter()
         deals = plain_count(pos)
         slow = (time.perf_counter() - start) * 1000
@@ -132,7 +133,7 @@ def probing_views(seeds: int, only: str) -> list[tuple[str, str, Position]]:
             continue
         for seed in range(seeds):
             rec = simulate(players=players, deck=deck, house=house, seed=seed, style=Style.PROBING)
-            game = replay.replay(rec)
+            game = replay(rec)
             for at in range(min(len(rec.events), 3 * players) + 1):
                 for view in [PUBLIC, *rec.hands]:
                     out.append((label, f"seed {seed} {view} @{at}", knowledge.position(game, at, view)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import math
 import time
@@ -14,17 +15,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer import knowledge, record, replay, solver
+from analyzer import knowledge, record, solver
 from analyzer.cards import Card, DeckKind, make_deck, parse_card
 from analyzer.knowledge import PUBLIC, Position, Requirement
 from analyzer.odds import Counter, Odds, Routes, TooLarge, card_odds, count_deals, information, odds_or_reason
-from analyzer.odds import books as odds_module
+from analyzer.replay import Game, replay
 from analyzer.rules import HouseRule
 from analyzer.simulate import simulate
 from analyzer.solver import NoFit
 
 from .fixtures import SHARED, committed, committed_json
 from .odds_oracle import brute_force, odds_from_counts, plain_count
+
+# The counter's module (``analyzer.odds`` itself is the API's function of that name).
+odds_module = importlib.import_module("analyzer.odds.books")
 
 # A copy of the shared simulated records and their independently computed odds.
 GOLDEN = committed_json(SHARED / "odds.json")
@@ -36,8 +40,8 @@ def _text(f: Fraction) -> str:
     return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
 
 
-def _game(name: str) -> replay.Game:
-    return replay.replay(record.load(SHARED / name))
+def _game(name: str) -> Game:
+    return replay(record.load(SHARED / name))
 
 
 # ------------------------------------------------------------ the shared golden odds
@@ -370,7 +374,7 @@ def test_eight_dims_fit_the_packed_test_of_a_move() -> None:
 
 def test_an_eight_player_view_with_eight_dims() -> None:
     rec = simulate(players=8, seed=0)
-    pos = knowledge.position(replay.replay(rec), int(len(rec.events) * 0.2), PUBLIC)
+    pos = knowledge.position(replay(rec), int(len(rec.events) * 0.2), PUBLIC)
     odds = card_odds(pos, Routes(counter=Counter.BOOKS))
     assert card_odds(pos, Routes.whole_boxes()) == odds
 
@@ -382,7 +386,7 @@ def test_sparse_passes_match_brute_force(pos: Position, state_by_state: bool) ->
 
 
 def test_sparse_passes_match_whole_box_passes_on_shared_views() -> None:
-    games: dict[str, replay.Game] = {}
+    games: dict[str, Game] = {}
     for name, view, at in _views(step=7, players=1):
         pos = knowledge.position(games.setdefault(name, _game(name)), at, view)
         try:
@@ -396,7 +400,7 @@ def test_sparse_passes_match_whole_box_passes_on_shared_views() -> None:
 def test_books_expanded_monomial_by_monomial_match_the_simplex_rows() -> None:
     """Books too big for a simplex of exponent vectors are expanded monomial by monomial: the
     same polynomials, so the same odds."""
-    games: dict[str, replay.Game] = {}
+    games: dict[str, Game] = {}
     for name, view, at in _views(step=11, players=1):
         pos = knowledge.position(games.setdefault(name, _game(name)), at, view)
         try:
@@ -414,7 +418,7 @@ def _check_simulated(players: int, seed: int, fractions: tuple[float, ...], card
     """Exact odds on a freshly simulated game (public and a player's view, part-way through)
     equal a plain count: the deals, and the deals with each of a few cards at each holder."""
     rec = simulate(players=players, seed=seed)
-    game = replay.replay(rec)
+    game = replay(rec)
     for fraction in fractions:
         for view in (PUBLIC, rec.players[0]):
             pos = knowledge.position(game, int(len(rec.events) * fraction), view)
@@ -451,7 +455,7 @@ def _views(step: int, players: int) -> list[tuple[str, str, int]]:
     return out
 
 
-def _check_view(game: replay.Game, view: str, at: int) -> None:
+def _check_view(game: Game, view: str, at: int) -> None:
     pos = knowledge.position(game, at, view)
     odds = card_odds(pos)
     holders = solver.solve(pos).holders
@@ -463,7 +467,7 @@ def _check_view(game: replay.Game, view: str, at: int) -> None:
 
 
 def test_support_is_the_solvers_holders_on_a_sample_of_views() -> None:
-    games: dict[str, replay.Game] = {}
+    games: dict[str, Game] = {}
     for name, view, at in _views(step=9, players=1):
         game = games.setdefault(name, _game(name))
         _check_view(game, view, at)
@@ -483,7 +487,7 @@ def test_support_is_the_solvers_holders_on_every_view(path: Path) -> None:
 
 def _simulated_views(players: int, seed: int, bluffing: bool, step: int) -> None:
     rec = simulate(players=players, house=frozenset({HouseRule.MUST_DECLARE}), bluffing=bluffing, seed=seed)
-    game = replay.replay(rec)
+    game = replay(rec)
     for view in (PUBLIC, rec.players[0]):
         for at in range(0, len(rec.events) + 1, step):
             _check_view(game, view, at)
@@ -581,7 +585,7 @@ def test_the_probing_opening_counts_fast_and_alike() -> None:
     """Eight failed asks, one per player, each in another book: the view the book-by-book count
     could not hold. The board walk counts every step in well under a second, agrees with the
     book-by-book count while that fits, and its support is the solver's holders."""
-    game = replay.replay(record.load(OPENING))
+    game = replay(record.load(OPENING))
     for at in range(len(game.events) + 1):
         pos = knowledge.position(game, at, PUBLIC)
         started = time.perf_counter()
@@ -594,7 +598,7 @@ def test_the_probing_opening_counts_fast_and_alike() -> None:
 
 
 def test_a_view_past_the_budget_says_so_without_blaming_the_record() -> None:
-    game = replay.replay(record.load(OPENING))
+    game = replay(record.load(OPENING))
     pos = knowledge.position(game, 8, PUBLIC)
     tight = Routes(max_states=1, boards_cheap=0, budget_ns=0)
     with pytest.raises(TooLarge) as exc:

@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from analyzer import knowledge, record, replay, solver
+from analyzer import knowledge, record, solver
 from analyzer.cards import DeckKind, parse_card
 from analyzer.knowledge import PUBLIC
 from analyzer.odds import TooLarge, card_odds
 from analyzer.record import Ask
+from analyzer.replay import replay
 from analyzer.rules import HouseRule
 from analyzer.simulate import PROBING_ROUNDS, Style, simulate
 from analyzer.tactics import exact_text
@@ -60,7 +61,7 @@ def _run(*args: str) -> tuple[int, str, float]:
 
 def test_every_command_answers_the_eight_failed_asks_exactly() -> None:
     path = str(OPENING)
-    pos = knowledge.position(replay.replay(record.load(OPENING)), 8, PUBLIC)
+    pos = knowledge.position(replay(record.load(OPENING)), 8, PUBLIC)
     expected = card_odds(pos)
     code, out, took = _run("odds", path, "--json")
     assert code == 0 and took < 5
@@ -97,7 +98,7 @@ def test_holders_with_odds_are_the_solvers_in_every_view_of_probing_openings(
     players: int, deck: DeckKind, house: frozenset[HouseRule]
 ) -> None:
     rec = simulate(players=players, deck=deck, house=house, seed=1, style=Style.PROBING)
-    game = replay.replay(rec)
+    game = replay(rec)
     for at in range(min(len(rec.events), 3 * players) + 1):
         for view in [PUBLIC, *rec.hands]:
             pos = knowledge.position(game, at, view)

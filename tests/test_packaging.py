@@ -91,3 +91,30 @@ def test_oracles_and_pandas_are_extras_not_runtime_dependencies() -> None:
     # The tests import the oracles; nothing outside the tests does.
     assert {"networkx", "constraint"} <= third_party_imports("tests")
     assert not {"networkx", "constraint", "pandas", "pyarrow"} & third_party_imports("analyzer", "cli", "scripts")
+
+
+@pytest.mark.slow
+def test_a_fresh_install_is_light_and_the_pandas_extra_converts_tables(tmp_path: Path) -> None:
+    """``pip install -e .`` into a fresh environment pulls no pandas, pyarrow or test oracle;
+    ``pip install -e '.[pandas]'`` then makes ``to_pandas()`` work (minutes: it installs)."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+
+    def pip(*args: str) -> str:
+        done = subprocess.run([python, "-m", "pip", *args], capture_output=True, text=True, check=True, timeout=1800)
+        return done.stdout
+
+    pip("install", "-q", "-e", str(ROOT))
+    installed = {line.split("==")[0].lower() for line in pip("freeze", "--exclude-editable").splitlines()}
+    assert not installed & {"pandas", "pyarrow", "networkx", "python-constraint2"}
+    convert = (
+        "import analyzer\n"
+        "game = analyzer.replay(analyzer.load('sample_logs/lockout.fish'))\n"
+        "print(len(analyzer.events_table(game).to_pandas()))\n"
+    )
+    without = subprocess.run([python, "-c", convert], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert without.returncode != 0 and "pandas" in without.stderr
+    pip("install", "-q", "-e", f"{ROOT}[pandas]")
+    done = subprocess.run([python, "-c", convert], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "15"

@@ -78,7 +78,7 @@ def test_wrong_claims_are_all_listed_and_judged() -> None:
     wrong = [m for m in report.mistakes if m.kind == "wrong-claim"]
     failed = [i for i, e in enumerate(game.events, start=1) if isinstance(e, Claim) and not e.correct]
     assert [m.event for m in wrong] == failed
-    assert all(m.odds and m.odds.startswith("the declared split was right at") for m in wrong)
+    assert all(m.odds and m.odds.startswith("the declared split had a") for m in wrong)
 
 
 def test_mistakes_say_who_could_not_be_judged() -> None:

@@ -1,0 +1,77 @@
+"""The Python API: every public name is documented with an example, and the examples run."""
+
+from __future__ import annotations
+
+import doctest
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+import analyzer
+from analyzer import api, tables
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_examples(module: types.ModuleType) -> doctest.TestResults:
+    """The module's examples, with what its docstring sets up (the lockout game, the API)."""
+    game = analyzer.replay(analyzer.load(ROOT / "sample_logs" / "lockout.fish"))
+    names = {name: getattr(analyzer, name) for name in analyzer.__all__}
+    return doctest.testmod(module, extraglobs={**names, "game": game}, optionflags=doctest.ELLIPSIS)
+
+
+@pytest.mark.parametrize("module", [analyzer, api, tables], ids=lambda m: m.__name__)
+def test_the_examples_run(module: types.ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)  # the examples name the sample records from the project's root
+    result = run_examples(module)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_every_public_function_has_an_example() -> None:
+    for name in analyzer.__all__:
+        value = getattr(analyzer, name)
+        if isinstance(value, types.FunctionType):
+            assert value.__doc__ and ">>>" in value.__doc__, name
+
+
+def test_the_readme_import_line_gives_functions() -> None:
+    from analyzer import holders, load, mistakes, odds, replay
+
+    for fn in (load, replay, holders, odds, mistakes):
+        assert callable(fn) and not isinstance(fn, types.ModuleType)
+    # Importing the modules of the same names keeps the functions in the namespace.
+    import analyzer.odds
+    import analyzer.report
+
+    assert isinstance(analyzer.odds, types.FunctionType) and isinstance(analyzer.report, types.FunctionType)
+
+
+def test_the_package_ships_type_information() -> None:
+    assert (ROOT / "analyzer" / "py.typed").is_file()
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        import tomllib
+
+        data = tomllib.load(f)
+    assert "py.typed" in data["tool"]["setuptools"]["package-data"]["analyzer"]
+
+
+def test_tables_convert_to_pandas() -> None:
+    game = analyzer.replay(analyzer.load(ROOT / "sample_logs" / "lockout.fish"))
+    frame = analyzer.events_table(game).to_pandas()
+    assert list(frame["kind"][:3]) == ["ask", "ask", "ask"] and len(frame) == 15
+
+
+def test_the_example_notebook_runs(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "docs" / "example.py"), str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Eli" in result.stdout and (tmp_path / "lockout.html").is_file()

@@ -1,0 +1,86 @@
+"""Worker processes: safe after threads, the same answers as one process, errors kept whole,
+and Ctrl-C ends the work at once."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from analyzer import record as fish
+from analyzer.analysis import _view_job
+from analyzer.errors import Contradiction
+from analyzer.pool import game_map, process_map, start_method
+from analyzer.replay import Game, replay
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCK = threading.Lock()  # held by a thread of the caller, as a library's thread pool may hold one
+
+
+def free_in_worker(_: int) -> bool:
+    """Whether this process can take LOCK: a worker forked from a caller whose thread held it
+    inherits it taken, and would wait for ever."""
+    got = LOCK.acquire(timeout=2)
+    if got:
+        LOCK.release()
+    return got
+
+
+def test_workers_are_not_forked_from_the_caller() -> None:
+    assert start_method() in ("forkserver", "spawn")
+    taken = threading.Event()
+    release = threading.Event()
+
+    def hold() -> None:
+        with LOCK:
+            taken.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        taken.wait(5)
+        assert process_map(free_in_worker, [1, 2, 3], 2) == [True, True, True]
+    finally:
+        release.set()
+        holder.join()
+
+
+def test_a_game_in_workers_gives_what_one_process_gives() -> None:
+    game = replay(fish.load(ROOT / "sample_logs" / "lockout.fish"))
+    jobs = [(view, len(game.events)) for view in ("public", "Anna", "Ben", "Eli")]
+    seen: list[object] = []
+    assert game_map(_view_job, game, jobs, 2, seen.append) == [_view_job(game, job) for job in jobs]
+    assert len(seen) == len(jobs)
+
+
+def unfit(game: Game, at: int) -> None:
+    raise Contradiction(f"no deal fits after event {at}", line=7, path=game.record.path, event=at)
+
+
+def test_a_record_error_in_a_worker_reaches_the_caller_with_its_place() -> None:
+    game = replay(fish.load(ROOT / "sample_logs" / "lockout.fish"))
+    with pytest.raises(Contradiction) as info:
+        game_map(unfit, game, [3, 4], 2)
+    assert (info.value.line, info.value.event) in ((7, 3), (7, 4))
+    assert info.value.path == str(ROOT / "sample_logs" / "lockout.fish")
+
+
+def test_ctrl_c_ends_the_workers_at_once() -> None:
+    code = (
+        "import time\nfrom analyzer.pool import process_map\n"
+        "print('started', flush=True)\nprocess_map(time.sleep, [60.0] * 6, 2)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdout is not None and child.stdout.readline() == b"started\n"
+    time.sleep(3)  # the workers are busy sleeping
+    start = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=30)
+    assert time.monotonic() - start < 10, "the interrupt waited for the tasks"
+    assert child.returncode != 0 and b"KeyboardInterrupt" in err
