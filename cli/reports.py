@@ -129,8 +129,9 @@ def replay_cmd(
                 found = quote_odds(analysis, found, workers=WORKERS, progress=bars.stage("quoting odds in mistakes"))
                 bars.stage("counting the odds of every step")
                 table = odds_table(game, list(analysis.views), analysis.steps, WORKERS, analysis.worked_out)
-            except TooLarge:
+            except TooLarge as exc:
                 table = None
+                err.print(f"odds left out of the replay page: {plain(exc.message)}")
         page = write_replay(game, out_dir, analysis, found, table, with_odds=False)
     out.print(plain(page.path))
 
