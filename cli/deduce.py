@@ -90,9 +90,20 @@ def state(
     render_grid(game, holders, name, n)
     for c, w in why.items():
         out.print(f"[bold]Why, for {c.pretty}[/bold]")
-        if not w:
-            out.print("  it is not in play")
+        gone = left_play(game, n, c)
+        if gone is not None:
+            out.print(plain(f"  {gone}"))
+        elif not w:
+            out.print("  no player is ruled out: any of them may hold it")
         print_explanations(c, holders.get(c, ()), w)
+
+
+def left_play(game: Game, n: int, card: Card) -> str | None:
+    """When the card's book was claimed by step ``n``, the sentence that says so; else None."""
+    claimed = next((r for r in game.step(n).books.values() if card in r.book.cards), None)
+    if claimed is None:
+        return None
+    return f"{card.pretty} left play when {claimed.book.name} was claimed at {game.record.event_label(claimed.event)}"
 
 
 def print_explanations(card: Card, holders: tuple[str, ...], why: dict[str, Explanation]) -> None:
@@ -175,10 +186,8 @@ def who_has(
     game, name, n, pos, holders = view_at(path, at, view, lenient)
     card = parse_card_arg(card_text, game)
     claimed = next((r for r in game.step(n).books.values() if card in r.book.cards), None)
-    if claimed is not None:
-        msg = (
-            f"{card.pretty} left play when {claimed.book.name} was claimed at {game.record.event_label(claimed.event)}"
-        )
+    msg = left_play(game, n, card)
+    if claimed is not None and msg is not None:
         if json_out:
             number = game.numbers[claimed.event - 1]
             print_json({"at": n, "as": name, "card": card.code, "holders": [], "known": False, "claimed": number})
