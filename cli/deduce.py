@@ -14,6 +14,7 @@ from analyzer.cards import Card, parse_card
 from analyzer.contracts import analysis_dict, player_summary, state_dict
 from analyzer.errors import UsageError
 from analyzer.explain import LACKS, Explainer, Explanation, holds
+from analyzer.game_text import left_play
 from analyzer.hindsight import judged_analysis
 from analyzer.knowledge import PUBLIC, Position, ViewTracker
 from analyzer.replay import Game
@@ -96,14 +97,6 @@ def state(
         elif not w:
             out.print("  no player is ruled out: any of them may hold it")
         print_explanations(c, holders.get(c, ()), w)
-
-
-def left_play(game: Game, n: int, card: Card) -> str | None:
-    """When the card's book was claimed by step ``n``, the sentence that says so; else None."""
-    claimed = next((r for r in game.step(n).books.values() if card in r.book.cards), None)
-    if claimed is None:
-        return None
-    return f"{card.pretty} left play when {claimed.book.name} was claimed at {game.record.event_label(claimed.event)}"
 
 
 def print_explanations(card: Card, holders: tuple[str, ...], why: dict[str, Explanation]) -> None:

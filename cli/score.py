@@ -22,6 +22,7 @@ from analyzer.analysis import solve_position
 from analyzer.cards import Card, parse_card
 from analyzer.errors import HalfsuitError, RecordSyntaxError, UsageError
 from analyzer.files import write_text_atomic
+from analyzer.game_text import left_play
 from analyzer.knowledge import PUBLIC, ViewTracker
 from analyzer.record import Comment, Event, Record, event_text, read_event
 from analyzer.replay import Game, replay
@@ -125,9 +126,9 @@ class Scoring:
         deck = self.record.rules.deck
         if not deck.has(card):
             raise UsageError(f"{card} is not in the {deck.name} deck")
-        claimed = next((r for r in self.game.final.books.values() if card in r.book.cards), None)
-        if claimed is not None:
-            return f"{card.pretty} left play when {claimed.book.pretty} was claimed at event {claimed.event}"
+        gone = left_play(self.game, len(self.game.events), card)
+        if gone is not None:
+            return gone
         holders = self.public_holders()[card]
         if len(holders) == 1:
             return f"{card.pretty} is with {holders[0]} (known to everyone)"

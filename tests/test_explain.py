@@ -289,7 +289,7 @@ def test_state_explain_says_when_a_card_is_open_or_claimed() -> None:
     assert opening.exit_code == 0
     assert "no player is ruled out" in opening.output and "not in play" not in opening.output
     end = runner.invoke(app, ["state", lockout, "--explain", "2S"])
-    assert end.exit_code == 0 and "2♠ left play when low-spades was claimed at event 15" in end.output
+    assert end.exit_code == 0 and "2♠ left play when low spades was claimed at event 15" in end.output
 
 
 OVERFULL = """Title: Anna asks for seven books holding six cards
