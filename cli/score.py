@@ -19,7 +19,7 @@ import typer
 
 from analyzer import record as fish
 from analyzer.analysis import solve_position
-from analyzer.cards import Card, parse_card
+from analyzer.cards import Card
 from analyzer.errors import HalfsuitError, RecordSyntaxError, UsageError
 from analyzer.files import write_text_atomic
 from analyzer.game_text import left_play
@@ -30,6 +30,7 @@ from analyzer.tactics import claimable
 from analyzer.wording import either, plural
 
 from .common import handles_errors, visible
+from .deduce import parse_card_arg
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import Completer
@@ -119,13 +120,7 @@ class Scoring:
 
     def who_has(self, card_text: str) -> str:
         """Who can hold a card now, as the whole table sees it."""
-        try:
-            card = parse_card(card_text)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        deck = self.record.rules.deck
-        if not deck.has(card):
-            raise UsageError(f"{card} is not in the {deck.name} deck")
+        card = parse_card_arg(card_text, self.game)
         gone = left_play(self.game, len(self.game.events), card)
         if gone is not None:
             return gone
