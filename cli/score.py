@@ -110,7 +110,8 @@ class Scoring:
             result = "a tie" if winner is None else f"team {winner} wins"
             return f"the game is over: {score}, {result}"
         turn = f"{step.turn} to ask" if step.turn else "anyone may start"
-        return f"after event {len(self.game.events)}: {turn}; {score}"
+        n = len(self.game.events)
+        return f"{'after the deal' if n == 0 else f'after event {n}'}: {turn}; {score}"
 
     def prompt(self) -> str:
         step = self.game.final
