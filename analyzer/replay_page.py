@@ -33,7 +33,7 @@ from .record import Ask, Pass, actor
 from .render import Inline, Span
 from .replay import Game
 from .rules import Outcome
-from .tactics import Mistake, MistakeReport, NotKnown, claimable, lockouts, mistake_view, mistakes, threats
+from .tactics import Mistake, MistakeReport, NotKnown, claimable, lockouts, mistake_moment, mistakes, threats
 from .wording import either
 
 Shares = dict[Card, dict[str, Fraction]]
@@ -83,13 +83,6 @@ def _view_odds(game: Game, job: tuple[str, int, tuple[Card, ...] | None]) -> lis
 
 
 Explanations = dict[str, dict[int, dict[Card, dict[str, str]]]]  # view -> step -> card -> player -> text
-
-
-def mistake_moment(analysis: Analysis, m: Mistake) -> tuple[str, int]:
-    """The view and step a mistake is judged at (``Mistake.judged`` and ``Mistake.at``): the
-    player's own view, or the opponent's for a broken lockout, the public one when that hand is
-    not known. The report and the replay page both show it there."""
-    return mistake_view(analysis, m), min(m.at, analysis.steps)
 
 
 def mistake_explanations(analysis: Analysis, found: MistakeReport) -> Explanations:

@@ -54,7 +54,6 @@ from .replay_page import (
     OddsTable,
     Shares,
     mistake_explanations,
-    mistake_moment,
     odds_table,
     replay_file,
     replay_link,
@@ -69,6 +68,7 @@ from .tactics import (
     NotKnown,
     claimable,
     explain_mistakes,
+    mistake_moment,
     mistakes,
     quote_odds,
 )

@@ -262,6 +262,13 @@ def mistake_view(analysis: Analysis, m: Mistake) -> str:
     return judged_view(analysis, whose) if whose else PUBLIC
 
 
+def mistake_moment(analysis: Analysis, m: Mistake) -> tuple[str, int]:
+    """The view and step a mistake is judged at (``Mistake.judged`` and ``Mistake.at``): the
+    player's own view, or the opponent's for a broken lockout, the public one when that hand is
+    not known. Its explanations, the report and the replay page all take it from here."""
+    return mistake_view(analysis, m), min(m.at, analysis.steps)
+
+
 def mistakes(analysis: Analysis) -> MistakeReport:
     """Every mistake of the five kinds, in event order.
 
@@ -560,17 +567,17 @@ def explain_mistakes(analysis: Analysis, report: MistakeReport) -> MistakeReport
     found = []
     for m in report.mistakes:
         e = game.events[m.event - 1] if 0 < m.event <= len(game.events) else None
-        view = mistake_view(analysis, m)
+        view, at = mistake_moment(analysis, m)
         told: list[Explanation | NotKnown] = []
         if m.kind in ("missed-claim", "broken-lockout") and m.book is not None:
-            ex = explainer(view, m.at)
-            holders = analysis.holders(view, m.at)
+            ex = explainer(view, at)
+            holders = analysis.holders(view, at)
             book = game.record.rules.deck.book(m.book)
             told = _each(ex, [holds(holders[c][0], c) for c in book.cards if c in holders])
         elif m.kind == "hopeless-ask" and isinstance(e, Ask):
-            told = _each(explainer(view, m.at), [lacks(e.target, e.card)])
+            told = _each(explainer(view, at), [lacks(e.target, e.card)])
         elif m.kind == "wrong-claim" and isinstance(e, Claim) and m.known:
-            told = _claim_explained(explainer(view, m.at), analysis.holders(view, m.at), e)
+            told = _claim_explained(explainer(view, at), analysis.holders(view, at), e)
         found.append(replace(m, explanations=tuple(told)))
     return replace(report, mistakes=found)
 

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from analyzer.analysis import Analysis, analyze
+from analyzer.analysis import Analysis, analyze, view_tracker
 from analyzer.cards import Card, parse_card
 from analyzer.explain import Explainer
 from analyzer.hindsight import judged_analysis
@@ -31,15 +31,13 @@ from analyzer.odds import card_odds
 from analyzer.record import load, loads
 from analyzer.replay import Game, replay
 from analyzer.replay_page import (
-    mistake_moment,
     odds_table,
     percent,
     replay_data,
     replay_html,
-    view_tracker,
     write_replay,
 )
-from analyzer.tactics import claimable, lockouts, mistakes, threats
+from analyzer.tactics import claimable, lockouts, mistake_moment, mistakes, threats
 from cli.main import app
 
 TESTS = Path(__file__).resolve().parent
