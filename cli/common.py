@@ -49,6 +49,10 @@ LENIENT_HELP = (
     "says happened, the player who acted taken to have had the turn."
 )
 LenientOpt = Annotated[bool, typer.Option("--lenient", help=LENIENT_HELP)]
+RecordArg = Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (.fish text or .json).")]
+AtOpt = Annotated[int | None, typer.Option("--at", metavar="N", help=AT_HELP)]
+AsOpt = Annotated[str, typer.Option("--as", metavar="VIEW", help=AS_HELP)]
+JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
 
 # Characters that steer a terminal (ESC starts its control sequences; C1 controls, bidi

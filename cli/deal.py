@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -16,9 +15,8 @@ from analyzer.wording import either, plural
 if TYPE_CHECKING:
     from analyzer.hindsight import Hindsight
 
-from .common import JSON_HELP, LenientOpt, handles_errors, load_game, out, plain, print_json, team_style
+from .common import JSON_HELP, LenientOpt, RecordArg, handles_errors, load_game, out, plain, print_json, team_style
 
-RecordArg = Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (.fish text or .json).")]
 STATUS = {"written": "Hand line", "worked out": "worked out from the record", "unknown": ""}
 
 

@@ -22,11 +22,12 @@ from analyzer.tactics import claimable, deal_text, exact_text
 from analyzer.wording import percent, plural
 
 from .common import (
-    AS_HELP,
-    AT_HELP,
-    JSON_HELP,
     WORKERS,
+    AsOpt,
+    AtOpt,
+    JsonOpt,
     LenientOpt,
+    RecordArg,
     check_at,
     check_view,
     counting_odds,
@@ -38,11 +39,6 @@ from .common import (
     progress_bars,
     team_style,
 )
-
-RecordArg = Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (.fish text or .json).")]
-AtOpt = Annotated[int | None, typer.Option("--at", metavar="N", help=AT_HELP)]
-AsOpt = Annotated[str, typer.Option("--as", metavar="VIEW", help=AS_HELP)]
-JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
 
 def register(app: typer.Typer) -> None:

@@ -17,7 +17,11 @@ from analyzer.wording import percent, plural
 from .common import (
     AT_HELP,
     JSON_HELP,
+    AsOpt,
+    AtOpt,
+    JsonOpt,
     LenientOpt,
+    RecordArg,
     check_at,
     check_view,
     counting_odds,
@@ -28,7 +32,6 @@ from .common import (
     print_json,
     team_style,
 )
-from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg
 
 
 def register(app: typer.Typer) -> None:

@@ -30,6 +30,7 @@ from .common import (
     JSON_HELP,
     WORKERS,
     LenientOpt,
+    RecordArg,
     break_lines,
     check_at,
     emit,
@@ -46,8 +47,6 @@ from .common import (
     team_style,
     visible,
 )
-
-RecordArg = Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (.fish text or .json).")]
 
 
 def register(app: typer.Typer) -> None:

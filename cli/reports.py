@@ -20,6 +20,7 @@ from .common import (
     AS_HELP,
     WORKERS,
     LenientOpt,
+    RecordArg,
     check_view,
     counting_odds,
     err,
@@ -30,8 +31,6 @@ from .common import (
     progress_bars,
     visible,
 )
-
-RecordArg = Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (.fish text or .json).")]
 
 
 def register(app: typer.Typer) -> None:

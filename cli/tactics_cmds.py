@@ -18,7 +18,11 @@ from analyzer.tactics import HAND_NOTES, claimable, explain_mistakes, lockouts, 
 
 from .common import (
     WORKERS,
+    AsOpt,
+    AtOpt,
+    JsonOpt,
     LenientOpt,
+    RecordArg,
     check_at,
     counting_odds,
     err,
@@ -29,7 +33,7 @@ from .common import (
     print_json,
     progress_bars,
 )
-from .deduce import AsOpt, AtOpt, JsonOpt, RecordArg, view_at
+from .deduce import view_at
 
 
 def register(app: typer.Typer) -> None:
