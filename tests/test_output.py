@@ -39,6 +39,9 @@ from analyzer.simulate import simulate
 from cli import common, main, records
 from cli.main import app
 
+# The module, not the API's function of the same name (``analyzer.batch``).
+batch = importlib.import_module("analyzer.batch")
+
 runner = CliRunner()
 batch = importlib.import_module("analyzer.batch")  # the module: ``analyzer.batch`` is also the API's function
 HALFSUIT = [sys.executable, "-c", "from cli.main import main; main()"]
