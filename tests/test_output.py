@@ -43,7 +43,6 @@ from cli.main import app
 batch = importlib.import_module("analyzer.batch")
 
 runner = CliRunner()
-batch = importlib.import_module("analyzer.batch")  # the module: ``analyzer.batch`` is also the API's function
 HALFSUIT = [sys.executable, "-c", "from cli.main import main; main()"]
 SHORT_RECORD = """Title: Short
 Teams: Anna Ben Cara vs Dev Eli Fay
