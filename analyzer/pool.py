@@ -79,9 +79,9 @@ def _end(workers: int) -> None:
     import multiprocessing
 
     pool = _POOLS.pop(workers)
-    pool.executor.shutdown(wait=False, cancel_futures=True)
     for worker in set(multiprocessing.active_children()) - pool.before:
         worker.terminate()
+    pool.executor.shutdown(wait=False, cancel_futures=True)
 
 
 def process_map(
@@ -98,14 +98,19 @@ def process_map(
     """
     if workers <= 1 or len(items) <= 1:
         return [_seen(fn(item), each) for item in items]
-    from concurrent.futures import as_completed
+    from concurrent.futures import FIRST_COMPLETED, wait
 
     size = min(workers, len(items))
     try:
         futures = {_pool(size).executor.submit(fn, item): k for k, item in enumerate(items)}
         results: dict[int, R] = {}
-        for future in as_completed(futures):
-            results[futures[future]] = _seen(future.result(), each)
+        pending = set(futures)
+        while pending:
+            # Waiting in short spells: Ctrl-C may reach another thread of this process, and the
+            # main thread sees it only once it wakes; a wait for the next result could take seconds.
+            done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            for future in done:
+                results[futures[future]] = _seen(future.result(), each)
     except BaseException:  # Ctrl-C, or an error that ends the map
         if size in _POOLS:
             _end(size)
