@@ -106,9 +106,10 @@ def process_map(
         results: dict[int, R] = {}
         pending = set(futures)
         while pending:
-            # Waiting in short spells: Ctrl-C may reach another thread of this process, and the
-            # main thread sees it only once it wakes; a wait for the next result could take seconds.
-            done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            # Wake up now and then: a Ctrl-C may reach one of the executor's threads, and this
+            # thread (the only one that runs Python's signal handlers) would otherwise sleep
+            # until the next task finished.
+            done, pending = wait(pending, timeout=_WAKE, return_when=FIRST_COMPLETED)
             for future in done:
                 results[futures[future]] = _seen(future.result(), each)
     except BaseException:  # Ctrl-C, or an error that ends the map
@@ -143,6 +144,7 @@ def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it ends the workers
 
 
+_WAKE = 0.1  # seconds between looks at pending signals while waiting for workers
 _KEYS = itertools.count()  # here: a key for each map's game
 _GAMES: dict[int, Game] = {}  # in a worker: the game of the last map it served, by its key
 
