@@ -81,9 +81,9 @@ def _end(workers: int) -> None:
     import multiprocessing
 
     pool = _POOLS.pop(workers)
-    pool.executor.shutdown(wait=False, cancel_futures=True)
     for worker in set(multiprocessing.active_children()) - pool.before:
         worker.terminate()
+    pool.executor.shutdown(wait=False, cancel_futures=True)
 
 
 def process_map(
