@@ -33,7 +33,7 @@ from .record import Ask, Pass, actor
 from .render import Inline, Span
 from .replay import Game
 from .rules import Outcome
-from .tactics import Mistake, MistakeReport, NotKnown, claimable, lockouts, mistakes, threats
+from .tactics import Mistake, MistakeReport, NotKnown, claimable, lockouts, mistake_view, mistakes, threats
 from .wording import either
 
 Shares = dict[Card, dict[str, Fraction]]
@@ -95,9 +95,7 @@ def mistake_moment(analysis: Analysis, m: Mistake) -> tuple[str, int]:
     """The view and step a mistake is judged at (``Mistake.judged`` and ``Mistake.at``): the
     player's own view, or the opponent's for a broken lockout, the public one when that hand is
     not known. The report and the replay page both show it there."""
-    whose = m.judged or m.player  # a broken lockout is judged in the view of the opponent who could take the book
-    view = whose if analysis.has_view(whose) else PUBLIC
-    return view, min(m.at, analysis.steps)
+    return mistake_view(analysis, m), min(m.at, analysis.steps)
 
 
 def mistake_explanations(analysis: Analysis, found: MistakeReport) -> Explanations:

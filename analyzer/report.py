@@ -63,7 +63,16 @@ from .replay_page import (
 )
 from .rules import Outcome, RuleSet
 from .stats import player_stats, rate_text
-from .tactics import KINDS, Mistake, MistakeReport, NotKnown, claimable, explain_mistakes, mistakes, quote_odds
+from .tactics import (
+    KINDS,
+    Mistake,
+    MistakeReport,
+    NotKnown,
+    claimable,
+    explain_mistakes,
+    mistakes,
+    quote_odds,
+)
 from .wording import plural
 
 MARKS = {"known": "●", "possible": "○", "impossible": "·"}
