@@ -382,7 +382,9 @@ class OddsBot:
     def _best_claim(self, view: BotView) -> ClaimMove:
         from .advice import suggest
 
-        if view.state.turn == view.player:
+        # When the other team is out, a player named to claim may not have the turn yet in the
+        # record; ``suggest`` is for the player on turn.
+        if view.game.play_state(view.at).turn in (None, view.player):
             claims = suggest(view.game, view.player, view.at).claims
             if claims:
                 return ClaimMove(claims[0].book, dict(claims[0].holders))

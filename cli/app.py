@@ -66,6 +66,7 @@ EXAMPLES = {
     "batch": "halfsuit batch games/ --out summary/ --workers 2",
     "bench": "halfsuit bench --games 2 --no-cpsat     halfsuit bench --startup",
     "tournament": "halfsuit tournament --bots counter,simple --games 100 --out games/",
+    "mistake-costs": "halfsuit mistake-costs games/ --json",
     "score": "halfsuit score friday.fish   (then one event a line as it is played; quit or Ctrl-D ends)",
 }
 for command in app.registered_commands:

@@ -23,6 +23,7 @@ from .common import JSON_HELP, WORKERS, handles_errors, out, print_json, progres
 
 def register(app: typer.Typer) -> None:
     app.command("tournament")(tournament)
+    app.command("mistake-costs")(costs)
 
 
 def bot_pair(text: str) -> tuple[str, str]:
@@ -129,3 +130,56 @@ def _mapper(cluster: str | None, workers: int) -> Iterator[Mapper]:
 
     with cluster_client(cluster, workers) as client:
         yield cluster_mapper(client)
+
+
+@handles_errors
+def costs(
+    folder: Annotated[
+        Path, typer.Argument(metavar="FOLDER", help="A folder of records with every hand (a tournament's).")
+    ],
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, metavar="N", help="Only the first N records (by name).")
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", "-j", min=1, metavar="N", help="Worker processes (default: one per core).")
+    ] = WORKERS,
+    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+) -> None:
+    """What each kind of mistake cost in played games: how often the team lost the book, and the points.
+
+    Every book's fate is the baseline (forfeited books count as lost by both teams).
+    """
+    from analyzer.mistake_cost import cost_table, measure
+    from analyzer.tournament import wilson
+
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: not a folder of records")
+    paths = sorted(folder.glob("*.fish"))[:limit]
+    if not paths:
+        raise UsageError(f"{folder}: no .fish records")
+    with progress_bars(json_out) as stages:
+        update = stages.stage("mistakes")
+        done = [0]
+
+        def each(_: object) -> None:
+            done[0] += 1
+            if update is not None:
+                update(done[0], len(paths))
+
+        measured = measure(paths, workers, each)
+    if json_out:
+        print_json({"records": len(paths), "costs": cost_table(measured)})
+        return
+    grid = RichTable(title=Text(f"The cost of a mistake, over {len(paths)} records"))
+    for col in ("mistake", "n", "book lost", "95% interval", "points lost (avg ± s.e.)"):
+        grid.add_column(col, justify="left" if col == "mistake" else "right")
+    for c in measured:
+        low, high = wilson(c.lost, c.mistakes)
+        grid.add_row(
+            Text(c.kind),
+            str(c.mistakes),
+            f"{c.lost_rate:.1%}",
+            f"{low:.1%}–{high:.1%}",
+            f"{c.points:.2f} ± {c.points_error:.2f}",
+        )
+    out.print(grid)

@@ -190,6 +190,7 @@ def test_simulate_seats_bots_by_team() -> None:
     assert replay(record).finished
 
 
+@pytest.mark.cluster
 def test_tournament_on_a_local_cluster_matches_the_single_machine_run(tmp_path: Path) -> None:
     args = ["tournament", "--bots", "simple,random", "--games", "2", "--json"]
     here = runner.invoke(app, [*args, "-j", "1", "--out", str(tmp_path / "here")])
@@ -200,3 +201,50 @@ def test_tournament_on_a_local_cluster_matches_the_single_machine_run(tmp_path: 
     assert names == sorted(p.name for p in (tmp_path / "there").iterdir())
     for name in names:
         assert (tmp_path / "here" / name).read_text() == (tmp_path / "there" / name).read_text()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bots", [("odds", "counter"), ("counter", "odds")])
+def test_odds_bot_plays_complete_legal_games(bots: tuple[str, str]) -> None:
+    record = play_deal(bots, 6, None, seed=0)
+    assert replay(record).finished
+
+
+@pytest.mark.cluster
+def test_batch_on_a_local_cluster_matches_the_single_machine_run(tmp_path: Path) -> None:
+    from analyzer.batch import run_batch
+
+    games = tmp_path / "games"
+    play_tournament(duplicate_pairs(("simple", "random"), 1, base_seed=5), games, local_mapper(1))
+    here = run_batch(games, tmp_path / "here", 1)
+    there = run_batch(games, tmp_path / "there", 2, cluster="local")
+    assert here.games.equals(there.games) and here.players.equals(there.players)
+    for name in ("games.csv", "players.csv", "summary.md"):
+        assert (tmp_path / "here" / name).read_text() == (tmp_path / "there" / name).read_text()
+
+
+def test_mistake_costs_follow_each_book_s_fate(tmp_path: Path) -> None:
+    from analyzer.analysis import analyze
+    from analyzer.mistake_cost import BASELINE, measure, record_costs
+    from analyzer.tactics import mistakes
+
+    play_tournament(duplicate_pairs(("simple", "random"), 1, base_seed=9), tmp_path, local_mapper(1))
+    paths = sorted(tmp_path.glob("*.fish"))
+    by_hand: dict[str, list[int]] = {}
+    for path in paths:
+        game = replay(fish.load(path))
+        for m in mistakes(analyze(game)).mistakes:
+            if m.book is not None and m.book in game.final.books:
+                lost = game.final.books[m.book].team != game.record.table.team_of(m.player)
+                by_hand.setdefault(m.kind, []).append(int(lost))
+        costs = record_costs(path)
+        assert costs[BASELINE].mistakes == 2 * len(game.final.books)
+    total = {c.kind: c for c in measure(paths)}
+    assert by_hand, "these games have mistakes about books"
+    for kind, lost in by_hand.items():
+        assert (total[kind].mistakes, total[kind].lost) == (len(lost), sum(lost))
+        assert total[kind].points == pytest.approx(sum(lost) / len(lost))  # a standard book is worth 1
+    result = runner.invoke(app, ["mistake-costs", str(tmp_path), "--json", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    rows = {r["kind"]: r for r in json.loads(result.stdout)["costs"]}
+    assert {k: r["n"] for k, r in rows.items() if k != BASELINE} == {k: len(v) for k, v in by_hand.items()}
