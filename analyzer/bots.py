@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Protocol
 
@@ -64,7 +64,6 @@ class BotView:
     hand: tuple[Card, ...]  # as dealt
     events: tuple[Event, ...]
     must_claim: bool = False
-    _cache: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def at(self) -> int:
@@ -144,7 +143,7 @@ def view_of(sim: Simulation, seat: int, must_claim: bool = False) -> BotView:
     name = sim.names[seat]
     return BotView(
         player=name,
-        table=Table(tuple(tuple(t) for t in sim.table.teams)),  # type: ignore[arg-type]
+        table=Table((tuple(sim.table.teams[0]), tuple(sim.table.teams[1]))),
         rules=sim.rules,
         hand=tuple(sim.dealt[name]),
         events=tuple(sim.events),
