@@ -1053,9 +1053,21 @@ def _step_sentence(s: Step, steps: Sequence[Step] = (), said: dict[str, Statemen
         if count is None or not parts:
             return f"So {p} lacks {card}: all of {p}'s cards are accounted for."
         return f"So {p} lacks {card}: {_whole_hand(p, count, parts)}."
+    if len(team) == 1:
+        x = team[0]
+        if k.side == "only":
+            return (
+                f"Counting: only {x} may hold {_cards(k.cards)}, and {x} has room for exactly "
+                f"{plural(room, 'more card')} once the known cards and the cards {x} owes to other books are set "
+                f"aside, so {x} holds nothing else: {p} lacks {card}."
+            )
+        return (
+            f"Counting: {x} must still take {plural(room, 'card')}, and the only cards {x} may take are "
+            f"{_cards(k.cards)}, so all of those are {x}'s: {p} lacks {card}."
+        )
     if k.side == "only":
         return (
-            f"Counting: only {either(team)} may hold {_cards(k.cards) or 'no open card'}, "
+            f"Counting: only {either(team)} may hold {_cards(k.cards)}, "
             f"and they have room for exactly {plural(room, 'more card')} ({rooms}) once their known cards "
             f"and the cards they owe to other books are set aside, so they hold nothing else: {p} lacks {card}."
         )

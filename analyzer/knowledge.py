@@ -76,7 +76,11 @@ def view_hands(record: Record, view: str) -> dict[str, tuple[Card, ...]]:
     if player is None:
         raise UsageError(f"'{view}' is neither 'public' nor a player of this game", path=record.path)
     if player not in record.hands:
-        raise UsageError(f"{player} has no Hand line in this record, so their view cannot be taken", path=record.path)
+        raise UsageError(
+            f"{player} has no Hand line in this record, so their view cannot be taken "
+            "('halfsuit deal --fill' writes the Hand lines the record fixes)",
+            path=record.path,
+        )
     return {player: record.hands[player]}
 
 

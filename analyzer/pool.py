@@ -98,14 +98,20 @@ def process_map(
     """
     if workers <= 1 or len(items) <= 1:
         return [_seen(fn(item), each) for item in items]
-    from concurrent.futures import as_completed
+    from concurrent.futures import FIRST_COMPLETED, wait
 
     size = min(workers, len(items))
     try:
         futures = {_pool(size).executor.submit(fn, item): k for k, item in enumerate(items)}
         results: dict[int, R] = {}
-        for future in as_completed(futures):
-            results[futures[future]] = _seen(future.result(), each)
+        pending = set(futures)
+        while pending:
+            # Wake up now and then: a Ctrl-C may reach one of the executor's threads, and this
+            # thread (the only one that runs Python's signal handlers) would otherwise sleep
+            # until the next task finished.
+            done, pending = wait(pending, timeout=_WAKE, return_when=FIRST_COMPLETED)
+            for future in done:
+                results[futures[future]] = _seen(future.result(), each)
     except BaseException:  # Ctrl-C, or an error that ends the map
         if size in _POOLS:
             _end(size)
@@ -138,6 +144,7 @@ def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it ends the workers
 
 
+_WAKE = 0.1  # seconds between looks at pending signals while waiting for workers
 _KEYS = itertools.count()  # here: a key for each map's game
 _GAMES: dict[int, Game] = {}  # in a worker: the game of the last map it served, by its key
 

@@ -23,7 +23,7 @@ from urllib.parse import quote
 
 from .analysis import Analysis, Holders, analyze
 from .cards import Card
-from .explain import Explainer, Unexplained
+from .explain import Explainer, Explanation, Unexplained
 from .files import write_text_atomic
 from .game_text import event_inline, kind_text, score_text
 from .knowledge import PUBLIC, ViewTracker
@@ -33,7 +33,8 @@ from .record import Ask, Pass, actor
 from .render import Inline, Span
 from .replay import Game
 from .rules import Outcome
-from .tactics import Mistake, MistakeReport, claimable, lockouts, mistakes, threats
+from .tactics import Mistake, MistakeReport, NotKnown, claimable, lockouts, mistake_view, mistakes, threats
+from .wording import either
 
 Shares = dict[Card, dict[str, Fraction]]
 OddsTable = dict[str, list[Shares | None]]  # view -> the odds at each step (None: too large to count)
@@ -90,6 +91,13 @@ def _view_odds(game: Game, job: tuple[str, int, tuple[Card, ...] | None]) -> lis
 Explanations = dict[str, dict[int, dict[Card, dict[str, str]]]]  # view -> step -> card -> player -> text
 
 
+def mistake_moment(analysis: Analysis, m: Mistake) -> tuple[str, int]:
+    """The view and step a mistake is judged at (``Mistake.judged`` and ``Mistake.at``): the
+    player's own view, or the opponent's for a broken lockout, the public one when that hand is
+    not known. The report and the replay page both show it there."""
+    return mistake_view(analysis, m), min(m.at, analysis.steps)
+
+
 def mistake_explanations(analysis: Analysis, found: MistakeReport) -> Explanations:
     """Why each card in play is placed or ruled out, at the step of each mistake in its player's view.
 
@@ -99,14 +107,9 @@ def mistake_explanations(analysis: Analysis, found: MistakeReport) -> Explanatio
     """
     game = analysis.game
     out: Explanations = {}
-    wanted = []
     for m in found.mistakes:
-        # The page jumps to the mistaken player's view; a broken lockout is judged (and the
-        # report shows it) in the view of the opponent who could take the book.
-        for whose in dict.fromkeys((m.player, m.judged or m.player)):
-            wanted.append((whose if analysis.has_view(whose) else PUBLIC, m.at))
-    for view, at in wanted:
-        if at > analysis.steps or at in out.get(view, {}):
+        view, at = mistake_moment(analysis, m)
+        if at in out.get(view, {}):
             continue
         explainer = Explainer(view_tracker(game, view, analysis.worked_out), at)
         cards: dict[Card, dict[str, str]] = {}
@@ -151,7 +154,11 @@ def _mask(players: dict[str, int], holders: tuple[str, ...]) -> int:
 def _event_data(game: Game, n: int) -> dict[str, Any]:
     event = game.events[n - 1]
     players = {p: i for i, p in enumerate(game.record.players)}
-    data: dict[str, Any] = {"text": _segments(event_inline(game, event)), "by": players[actor(event)]}
+    data: dict[str, Any] = {
+        "text": _segments(event_inline(game, event)),
+        "by": players[actor(event)],
+        "n": game.numbers[n - 1],  # the event's number as the file writes it
+    }
     if isinstance(event, Ask):
         data["kind"], data["result"] = "ask", "yes" if event.yes else "no"
     elif isinstance(event, Pass):
@@ -211,7 +218,7 @@ def replay_data(
         )
         steps.append(
             {
-                "counts": [step.counts[p] for p in record.players],
+                "counts": [step.count_text(p) for p in record.players],  # "≤5" when only a bound
                 "turn": players[step.turn] if step.turn is not None else -1,
                 "score": list(step.score),
                 "books": taken,
@@ -264,29 +271,40 @@ def replay_data(
         "views": views,
         "hands": {v: analysis.hand_status(v) for v in views if v != PUBLIC},
         "view": view_data,
-        "mistakes": [_mistake_data(m, views) for m in found.mistakes],
+        "mistakes": [_mistake_data(m, *mistake_moment(analysis, m)) for m in found.mistakes],
         "unjudged": list(found.unjudged),
         "report": report,
     }
 
 
-def _mistake_data(m: Mistake, views: list[str]) -> dict[str, Any]:
+def _mistake_data(m: Mistake, view: str, at: int) -> dict[str, Any]:
     data: dict[str, Any] = {
+        "at": at,
         "event": m.event,
+        "number": m.number,
         "player": m.player,
         "kind": kind_text(m.kind),
         "book": kind_text(m.book) if m.book else None,
         "why": m.why,
         "cost": m.cost,
-        "view": m.player if m.player in views else PUBLIC,
+        "view": view,
         "known": m.known,
     }
     if m.odds:
         data["odds"] = m.odds
-    texts = [e.text for e in getattr(m, "explanations", ())]  # worked out by hindsight, when given
-    if texts:
-        data["explanations"] = texts
+    if m.hand_note:
+        data["note"] = m.hand_note
+    if m.explanations:  # [what it concludes, the sentences]
+        data["explanations"] = [[explained(e), e.text] for e in m.explanations]
     return data
+
+
+def explained(e: Explanation | NotKnown) -> str:
+    """What an explanation under a mistake concludes (``Anna holds 4♥``), or who may hold a card
+    the player could not place."""
+    if isinstance(e, Explanation):
+        return e.conclusion.words if e.conclusion is not None else ""
+    return f"{e.card.pretty}: {either(e.holders)}"
 
 
 # ---------------------------------------------------------------- the page

@@ -54,6 +54,7 @@ from .replay_page import (
     OddsTable,
     Shares,
     mistake_explanations,
+    mistake_moment,
     odds_table,
     replay_file,
     replay_link,
@@ -62,7 +63,16 @@ from .replay_page import (
 )
 from .rules import Outcome, RuleSet
 from .stats import player_stats, rate_text
-from .tactics import KINDS, Mistake, MistakeReport, NotKnown, claimable, explain_mistakes, mistakes, quote_odds
+from .tactics import (
+    KINDS,
+    Mistake,
+    MistakeReport,
+    NotKnown,
+    claimable,
+    explain_mistakes,
+    mistakes,
+    quote_odds,
+)
 from .wording import plural
 
 MARKS = {"known": "●", "possible": "○", "impossible": "·"}
@@ -672,13 +682,6 @@ def _mistake_blocks(
     return tuple(blocks)
 
 
-def _mistake_view(analysis: Analysis, m: Mistake) -> str:
-    """The view a mistake is judged in: the player's own (the opponent's, for a broken lockout),
-    or the public one when that hand is not known."""
-    whose = m.judged or m.player
-    return whose if analysis.has_view(whose) else PUBLIC
-
-
 def _mistake_line(game: Game, analysis: Analysis, k: int, m: Mistake, replay: bool) -> tuple[Inline, ...]:
     """One line: event, player, kind, book, cost, and links to the detail and the replay page."""
     line: tuple[Inline, ...] = (
@@ -692,8 +695,8 @@ def _mistake_line(game: Game, analysis: Analysis, k: int, m: Mistake, replay: bo
         f" — cost: {m.cost}",
     )
     if replay:
-        at = min(m.at, analysis.steps)
-        line += (" · ", link(replay_link(game.record.name, at, _mistake_view(analysis, m)), "replay"))
+        view, at = mistake_moment(analysis, m)
+        line += (" · ", link(replay_link(game.record.name, at, view), "replay"))
     return line
 
 
@@ -701,8 +704,7 @@ def _mistake_detail(
     game: Game, analysis: Analysis, grids: Grids, why: Explanations, k: int, m: Mistake, replay: bool
 ) -> tuple[Block, ...]:
     """A mistake's heading, what the player could have known, its cost, grid and explanations."""
-    at = min(m.at, analysis.steps)
-    view = _mistake_view(analysis, m)
+    view, at = mistake_moment(analysis, m)
     event = game.events[m.event - 1] if m.event <= len(game.events) else None
     title: tuple[Inline, ...] = (f"{k}. Event {m.number}: ", *(event_inline(game, event) if event else ()))
     note = (" (", em(m.hand_note), ")") if m.hand_note else ()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from enum import Enum
 
 from .cards import DeckKind
 from .record import Ask, Claim, Comment, Event, Holding, Pass, Record
@@ -29,6 +30,23 @@ ASK_INTEREST = 2.0  # an opponent who asked for a card of the book likely holds 
 ASK_FOCUS = 3.0  # how strongly a bot prefers its likeliest, most useful ask
 BLUFF_CHANCE = 0.08  # with bluffing: ask for a card you hold
 HANDOVER_CHANCE = 0.5  # next-asker: hand the turn to a teammate who holds more cards
+
+
+class Style(Enum):
+    """How the bots open a game.
+
+    ``standard``: from the first ask, each bot asks where its deductions point. ``probing``: as
+    people open, for the first two rounds each bot probes one book it holds a card of, one that
+    nobody else has asked about (when there is one), for cards it lacks, of opponents picked at
+    random: most of those asks fail, and each player's lie in a different book. Then as
+    ``standard``.
+    """
+
+    STANDARD = "standard"
+    PROBING = "probing"
+
+
+PROBING_ROUNDS = 2  # asks per player in a probing opening
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -227,6 +245,25 @@ class Bot:
             return rng.choices(asks, weights)[0]
         return None
 
+    def probe_ask(self, probed: dict[int, int]) -> tuple[int, int] | None:
+        """(target, card) of a probing ask: the book this bot probed before if it still can, else
+        a book held that nobody asked about yet if any; a card of it not held, an opponent with
+        cards at random. None when no book has a card to ask for. ``probed``: book -> seat."""
+        game = self.game
+        rng = game.rng
+        mine = self.possible[self.seat]
+        open_books = sorted(
+            {game.card_book[c] for c in _bits(mine) if game.book_masks[game.card_book[c]] & ~mine & game.all_cards}
+        )
+        if not open_books:
+            return None
+        again = [b for b in open_books if probed.get(b) == self.seat]
+        fresh = [b for b in open_books if b not in probed]
+        book = rng.choice(again or fresh or open_books)
+        card = rng.choice(list(_bits(game.book_masks[book] & ~mine)))
+        opponents = [o for o in game.teams[1 - self.seat % 2] if game.counts[o] > 0]
+        return rng.choice(opponents), card
+
     def idle_ask(self) -> tuple[int, int]:
         """A legal ask that cannot succeed: the card is known to be with the team."""
         game = self.game
@@ -239,7 +276,9 @@ class Bot:
 class Simulation:
     """A game between bots in progress: ``step`` plays one event, ``record`` is the game so far."""
 
-    def __init__(self, players: int = 6, rules: GameRules | None = None, seed: int = 0) -> None:
+    def __init__(
+        self, players: int = 6, rules: GameRules | None = None, seed: int = 0, style: Style = Style.STANDARD
+    ) -> None:
         if players not in (4, 6, 8):
             raise ValueError(f"a simulated game has 4, 6 or 8 players, not {players}")
         self.rules = rules or GameRules()
@@ -278,6 +317,8 @@ class Simulation:
         self.stall = 0  # asks since the last claim
         self.handover: int | None = None  # next-asker: the claimant who may hand the turn over
         self.bots = [Bot(p, hand, self) for p, hand in enumerate(hands)]
+        self.probes = PROBING_ROUNDS * players if style is Style.PROBING else 0  # probing asks left
+        self.probed: dict[int, int] = {}  # books probed so far, and by whom first
 
     @property
     def finished(self) -> bool:
@@ -322,6 +363,12 @@ class Simulation:
             if known is not None:
                 return self.claim(p, *known)
         bot = self.bots[turn]
+        if self.probes > 0:
+            self.probes -= 1
+            probe = bot.probe_ask(self.probed)
+            if probe is not None:
+                self.probed.setdefault(self.card_book[probe[1]], turn)
+                return self.ask(turn, *probe)
         odds = self.hunch_odds()
         if odds <= 0 or self.rng.random() < HUNCH_CHANCE:
             chance, book = bot.best_guess()
@@ -427,12 +474,13 @@ def simulate(
     house: frozenset[HouseRule] = frozenset(),
     seed: int = 0,
     max_events: int = 2000,
+    style: Style = Style.STANDARD,
 ) -> Record:
     """A complete legal game between bots, every hand written down; a seed always gives one game.
 
     Teams are ``Anna Ben Cara Gus`` vs ``Dev Eli Fay Hal``, cut to ``players // 2`` a side; the
     first seat asks first. ``max_events`` is a safety cap never reached in practice: a game cut
-    there is returned as it stands, a legal unfinished record.
+    there is returned as it stands, a legal unfinished record. ``style`` is how the bots open.
     """
     rules = GameRules(rule_set, deck, bluffing, frozenset(house))
-    return Simulation(players, rules, seed).run(max_events)
+    return Simulation(players, rules, seed, style).run(max_events)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .cards import Card
@@ -284,6 +284,16 @@ def _relaxed(
 
 def solve(pos: Position) -> Solution:
     """Holders of every card in play in this position; raises NoFit when no deal fits."""
+    # A player who may not hold every card of a book, or has fewer slots than it has cards,
+    # never holds all of it: such requirements always hold and need no branching.
+    binding = [
+        r
+        for r in pos.not_all
+        if not r.cards
+        or (all(r.player in pos.allowed.get(c, ()) for c in r.cards) and len(r.cards) <= pos.slots[r.player])
+    ]
+    if len(binding) != len(pos.not_all):
+        pos = replace(pos, not_all=binding)
     if pos.not_all:
         branched, witness = _branching(pos)
         possible = {c: tuple(p for p in pos.players if p in ps) for c, ps in branched.items()}
@@ -327,8 +337,29 @@ def _fitting_deal(
     return None
 
 
+def _swapped(pos: Position, deal: dict[Card, str], hands: dict[str, set[Card]], card: Card, player: str) -> Card | None:
+    """A card of ``player``'s in ``deal`` (``hands``: the deal by player) that can swap places with
+    ``card``: the deal with the two swapped fits too (same slots; the two players' requirements
+    checked again). None when none can."""
+    other = deal[card]
+    for c in hands[player]:
+        if other not in pos.allowed[c]:
+            continue
+        swapped = {player: hands[player] - {c} | {card}, other: hands[other] - {card} | {c}}
+        if all(swapped[r.player] & r.cards for r in pos.at_least if r.player in swapped) and not any(
+            r.cards <= swapped[r.player] for r in pos.not_all if r.player in swapped
+        ):
+            return c
+    return None
+
+
 def _branching(pos: Position) -> tuple[dict[Card, set[str]], dict[Card, str]]:
-    candidates, _ = _relaxed(pos, pos.allowed)  # raises NoFit with a reason when the flow fails
+    candidates, witness = _relaxed(pos, pos.allowed)  # raises NoFit with a reason when the flow fails
+    # A player no deal of the relaxed problem gives some card of the book never holds it all.
+    binding = [r for r in pos.not_all if all(r.player in candidates[c] for c in r.cards)]
+    if not binding:
+        return {c: set(ps) for c, ps in candidates.items()}, witness
+    pos = replace(pos, not_all=binding)
     first = _fitting_deal(pos, pos.allowed, None)
     if first is None:
         names = ", ".join(f"{r.player} ({r.book.name}, {r.label})" for r in pos.not_all)
@@ -336,16 +367,29 @@ def _branching(pos: Position) -> tuple[dict[Card, set[str]], dict[Card, str]]:
             f"every deal that fits the asks gives a whole book to a player who asked instead of claiming: {names}"
         )
     possible: dict[Card, set[str]] = {c: set() for c in pos.allowed}
-    seen = set(first.items())
-    for c, p in seen:
-        possible[c].add(p)
+    found: list[tuple[dict[Card, str], dict[str, set[Card]]]] = []
+
+    def add(deal: dict[Card, str]) -> None:
+        hands: dict[str, set[Card]] = {p: set() for p in pos.players}
+        for c, p in deal.items():
+            possible[c].add(p)
+            hands[p].add(c)
+        found.append((deal, hands))
+
+    add(first)
     for c in pos.allowed:
         for p in sorted(candidates[c], key=pos.players.index):
-            if (c, p) in seen:
+            if p in possible[c]:
                 continue
-            deal = _fitting_deal(pos, pos.allowed, (c, p))
-            if deal is not None:
-                for pair in deal.items():
-                    seen.add(pair)
-                    possible[pair[0]].add(pair[1])
+            # Most pairs come from a deal already found by swapping two cards; else a flow.
+            for deal, hands in found:
+                other = _swapped(pos, deal, hands, c, p)
+                if other is not None:
+                    possible[c].add(p)
+                    possible[other].add(deal[c])
+                    break
+            else:
+                fitting = _fitting_deal(pos, pos.allowed, (c, p))
+                if fitting is not None:
+                    add(fitting)
     return possible, first

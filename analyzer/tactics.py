@@ -245,7 +245,7 @@ def _fate(game: Game, book: Book, team: int) -> tuple[bool, str]:
         Outcome.FORFEITED: "forfeited on a wrong split",
     }[result.outcome]
     lost = result.team != team
-    by = game.record.table.team_of(result.claimant)
+    by = record.table.team_of(result.claimant)
     side = "their team" if by == team else "the opponents"
     return lost, f"{book.pretty} was {how} by {side} at {record.event_label(result.event)}"
 
@@ -253,6 +253,13 @@ def _fate(game: Game, book: Book, team: int) -> tuple[bool, str]:
 def judged_view(analysis: Analysis, player: str) -> str:
     """The view a player is judged in: their own when their hand is known, else the public view."""
     return player if analysis.has_view(player) else PUBLIC
+
+
+def mistake_view(analysis: Analysis, m: Mistake) -> str:
+    """The view a mistake is judged in: its player's (for a broken lockout, the opponent's who could
+    take the book), or the public view when that hand is not known."""
+    whose = m.judged or m.player
+    return judged_view(analysis, whose) if whose else PUBLIC
 
 
 def mistakes(analysis: Analysis) -> MistakeReport:
@@ -555,8 +562,7 @@ def explain_mistakes(analysis: Analysis, report: MistakeReport) -> MistakeReport
     found = []
     for m in report.mistakes:
         e = game.events[m.event - 1] if 0 < m.event <= len(game.events) else None
-        whose = m.judged or m.player
-        view = judged_view(analysis, whose) if whose else PUBLIC
+        view = mistake_view(analysis, m)
         told: list[Explanation | NotKnown] = []
         if m.kind in ("missed-claim", "broken-lockout") and m.book is not None:
             ex = explainer(view, m.at)

@@ -190,9 +190,10 @@ def who_has(
     why = explainer.card(card)
     deals = {p: explainer.witness(card, p) for p in h} if witness and len(h) > 1 else {}
     counting_odds()
-    from analyzer.odds import card_odds
+    from analyzer.odds import odds_or_reason
 
-    share = card_odds(pos).cards[card]
+    counted = odds_or_reason(pos)  # a sentence instead when too costly to count
+    share = None if isinstance(counted, str) else counted.cards[card]
     if json_out:
         data: dict[str, Any] = {
             "at": n,
@@ -200,7 +201,7 @@ def who_has(
             "card": card.code,
             "holders": list(h),
             "known": len(h) == 1,
-            "odds": {p: exact_text(f) for p, f in share.items()},
+            "odds": None if share is None else {p: exact_text(f) for p, f in share.items()},
             "ruled_out": {p: e.text for p, e in why.items() if e.conclusion is not None and e.conclusion.kind == LACKS},
             "explanations": {p: e.to_dict() for p, e in why.items()},
         }
@@ -218,7 +219,12 @@ def who_has(
         out.print(f"[bold]{card.pretty}[/bold] can be with ({game.record.after_label(n)}, as {plain(who)} sees it):")
         width = max(len(p) for p in h)  # the odds in one column
         for p in h:
+            if share is None:
+                out.print(f"  [bold]{plain(p)}[/bold]")
+                continue
             out.print(f"  [bold]{plain(p):<{width}}[/bold] {percent(share[p]):>6}")
+        if isinstance(counted, str):
+            out.print(Text(f"  odds not counted: {counted}", style="dim"))
     print_explanations(card, h, why)
     for p, deal in deals.items():
         out.print(Text(f"  {p} may hold it, e.g. {_deal_text(deal, pos)}"))

@@ -55,11 +55,44 @@ def odds(
     game = load_game(path, lenient)
     n = check_at(game, at)
     name = check_view(game, view)
-    pos, _ = solve_position(ViewTracker(game, name), n)
+    pos, holders = solve_position(ViewTracker(game, name), n)
     counting_odds()
-    from analyzer.odds import card_odds
+    from analyzer.odds import odds_or_reason
 
-    result = card_odds(pos)
+    result = odds_or_reason(pos)
+    if isinstance(result, str):
+        # Too costly to count: the holders still stand, the odds are said to be missing.
+        if json_out:
+            print_json(
+                {
+                    "at": n,
+                    "as": name,
+                    "deals": None,
+                    "cards": {c.code: dict.fromkeys(holders[c]) for c in pos.in_play},
+                    "not_counted": result,
+                }
+            )
+            return
+        who = "the public" if name == PUBLIC else name
+        out.print(f"[bold]Who can hold each card after event {n}, as {who} sees it[/bold]")
+        out.print(Text(f"odds not counted: {result}", style="yellow"))
+        grid = RichTable(box=None, header_style="bold")
+        grid.add_column("book")
+        grid.add_column("card")
+        for p in game.record.players:
+            grid.add_column(Text(p, style=team_style(game.record.table.team_of(p))), justify="right")
+        for book in game.record.rules.deck.books:
+            first = True
+            for c in book.cards:
+                if c in holders:
+                    marks = (
+                        Text("•" if p in holders[c] else "·", style="" if p in holders[c] else "dim")
+                        for p in game.record.players
+                    )
+                    grid.add_row(book.name if first else "", c.pretty, *marks)
+                    first = False
+        out.print(grid)
+        return
     if json_out:
         print_json(
             {
@@ -105,8 +138,16 @@ def suggest(
     n = check_at(game, at)
     counting_odds()
     from analyzer.advice import suggest as advise
+    from analyzer.odds import TooLarge
 
-    advice = advise(game, view, n)
+    try:
+        advice = advise(game, view, n)
+    except TooLarge as exc:
+        if json_out:
+            print_json({"at": n, "as": view, "deals": None, "asks": [], "claims": [], "not_counted": exc.message})
+        else:
+            out.print(Text(f"No advice after event {n}: the odds are not counted ({exc.message}).", style="yellow"))
+        return
     if json_out:
         print_json(
             {

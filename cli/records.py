@@ -21,6 +21,7 @@ from analyzer.files import write_text_atomic
 from analyzer.record import Ask, Claim, Comment, Event, Holding, Pass, Record, event_text, number_warnings
 from analyzer.replay import Game
 from analyzer.rules import HouseRule, RuleSet
+from analyzer.simulate import Style
 from analyzer.wording import plural
 
 from .common import (
@@ -247,6 +248,9 @@ def simulate(
     output: Annotated[
         Path | None, typer.Option("--out", "-o", metavar="PATH", help="Write here instead of stdout.")
     ] = None,
+    style: Annotated[
+        Style, typer.Option(help="How the bots open: 'probing' asks around in untouched books, as people do.")
+    ] = Style.STANDARD,
     bots: Annotated[
         str | None,
         typer.Option(
@@ -288,6 +292,7 @@ def simulate(
                 bluffing=bluffing,
                 house=frozenset(house or ()),
                 seed=first + k,
+                style=style,
             )
             record.extra.append(("X-Seed", str(first + k)))
         if count == 1:

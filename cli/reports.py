@@ -88,8 +88,9 @@ def report_cmd(
                 if replay:  # the replay page shows every step of every view; the report alone needs a few
                     bars.stage("counting the odds of every step")
                     tables = odds_table(game, list(analysis.views), analysis.steps, WORKERS, analysis.worked_out)
-            except TooLarge:
-                odds = False  # a must-declare game too big to count: the report goes without odds
+            except TooLarge as exc:
+                odds = False  # a view too costly to count: the report goes without odds, and says so
+                err.print(f"odds left out of the report: {plain(exc.message)}")
         from analyzer.report import write_report
 
         bars.stage("writing the report")
@@ -128,8 +129,9 @@ def replay_cmd(
                 found = quote_odds(analysis, found, workers=WORKERS, progress=bars.stage("quoting odds in mistakes"))
                 bars.stage("counting the odds of every step")
                 table = odds_table(game, list(analysis.views), analysis.steps, WORKERS, analysis.worked_out)
-            except TooLarge:
+            except TooLarge as exc:
                 table = None
+                err.print(f"odds left out of the replay page: {plain(exc.message)}")
         page = write_replay(game, out_dir, analysis, found, table, with_odds=False)
     out.print(plain(page.path))
 

@@ -140,7 +140,10 @@ def mistakes_cmd(
         except TooLarge as exc:
             err.print(f"odds not quoted: {plain(exc.message)}")
         if bits and not json_out:
-            asks = ask_information(game, result.steps, workers=WORKERS, progress=bars.stage("counting bits"))
+            try:
+                asks = ask_information(game, result.steps, workers=WORKERS, progress=bars.stage("counting bits"))
+            except TooLarge as exc:
+                err.print(f"bits not counted: {plain(exc.message)}")
     if report.worked_out:
         err.print(f"judged with their {HAND_NOTES['worked out']}: {plain(', '.join(report.worked_out))}")
     if report.unjudged:

@@ -1,6 +1,15 @@
-"""Time the exact odds on every step of every view of the shared simulated records.
+"""Time the exact odds on every step of every view of the shared simulated records, or of a
+corpus of probing openings.
 
     python scripts/bench_odds.py [--step N] [--runs N] [--no-plain]
+    python scripts/bench_odds.py --corpus probing [--seeds N]
+
+The probing corpus: games simulated with ``--style probing`` (each player probes a book of its
+own for two rounds, most asks fail), 6 and 8 players, the standard, jokers and ranks decks, and
+the standard deck under house must-declare; every view (public and each hand) at every step of
+the opening (three asks per player). It prints per group the views, the median, 99th percentile
+and worst milliseconds of one ``card_odds`` call, the worst peak of memory one view allocated
+(``tracemalloc``, in a second sweep, so it does not slow the first), and the slowest views.
 
 Prints, for the 6-player and the 8-player records apart, how many views were timed, the
 maximum, 99th and 90th percentile and median milliseconds of one ``card_odds`` call, how many
@@ -15,6 +24,7 @@ best of ``--repeat`` runs, on whatever else the machine is doing: compare figure
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import subprocess
@@ -28,9 +38,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from analyzer import knowledge, record  # noqa: E402
+from analyzer.cards import DeckKind  # noqa: E402
 from analyzer.knowledge import PUBLIC, Position  # noqa: E402
-from analyzer.odds import card_odds, count_deals, keep_freed_memory  # noqa: E402
+from analyzer.odds import TooLarge, card_odds, count_deals, keep_freed_memory  # noqa: E402
 from analyzer.replay import replay  # noqa: E402
+from analyzer.rules import HouseRule  # noqa: E402
+from analyzer.simulate import Style, simulate  # noqa: E402
 from tests.odds_oracle import plain_count  # noqa: E402
 
 SHARED = ROOT / "tests" / "data" / "shared"
@@ -97,6 +110,83 @@ def plain(repeat: int) -> None:
         print(f"{f'{name} {view} @{at}':<24} {deals:>42} {slow:>10.0f} {fast:>9.1f} {odds:>8.1f} {slow / fast:>11.0f}x")
 
 
+# The probing corpus: (label, players, deck, house rules).
+PROBING = [
+    (f"{players}p {deck.value}{' must-declare' if house else ''}", players, deck, house)
+    for players in (6, 8)
+    for deck, house in (
+        (DeckKind.STANDARD, frozenset()),
+        (DeckKind.JOKERS, frozenset()),
+        (DeckKind.RANKS, frozenset()),
+        (DeckKind.STANDARD, frozenset({HouseRule.MUST_DECLARE})),
+    )
+]
+
+
+def probing_views(seeds: int, only: str) -> list[tuple[str, str, Position]]:
+    """(group, view name, position) for every view at every step of each probing opening (of
+    the groups whose label contains ``only``)."""
+    out = []
+    exact = any(only == label for label, _, _, _ in PROBING)
+    for label, players, deck, house in PROBING:
+        if (only != label) if exact else (only not in label):
+            continue
+        for seed in range(seeds):
+            rec = simulate(players=players, deck=deck, house=house, seed=seed, style=Style.PROBING)
+            game = replay(rec)
+            for at in range(min(len(rec.events), 3 * players) + 1):
+                for view in [PUBLIC, *rec.hands]:
+                    out.append((label, f"seed {seed} {view} @{at}", knowledge.position(game, at, view)))
+    return out
+
+
+def probing(seeds: int, only: str) -> None:
+    """Time, then measure the memory of, every view of the probing corpus."""
+    import tracemalloc
+
+    views = probing_views(seeds, only)
+    rows: dict[str, list[tuple[float, str]]] = {}
+    too_large: dict[str, int] = {}
+    for group, where, pos in views:
+        start = time.perf_counter()
+        try:
+            card_odds(pos)
+        except TooLarge:
+            too_large[group] = too_large.get(group, 0) + 1
+        rows.setdefault(group, []).append(((time.perf_counter() - start) * 1000, where))
+    peaks: dict[str, int] = {}
+    tracemalloc.start()
+    for group, _, pos in views:
+        tracemalloc.reset_peak()
+        base = tracemalloc.get_traced_memory()[0]
+        with contextlib.suppress(TooLarge):
+            card_odds(pos)
+        peaks[group] = max(peaks.get(group, 0), tracemalloc.get_traced_memory()[1] - base)
+    tracemalloc.stop()
+    print(f"card_odds on probing openings, one view (ms), seeds 0..{seeds - 1}")
+    print(
+        f"{'group':<22} {'views':>6} {'median':>7} {'p99':>7} {'worst':>7} {'peak MiB':>9} {'>250ms':>7} "
+        f"{'not counted':>12}"
+    )
+    every: list[float] = []
+    for group, found in rows.items():
+        times = sorted(ms for ms, _ in found)
+        every += times
+        p99 = times[int(0.99 * (len(times) - 1))]
+        over = sum(1 for ms in times if ms > 250)
+        print(
+            f"{group:<22} {len(times):>6} {statistics.median(times):>7.1f} {p99:>7.1f} {times[-1]:>7.1f} "
+            f"{peaks[group] / 2**20:>9.1f} {over:>7} {too_large.get(group, 0):>12}"
+        )
+    every.sort()
+    print(
+        f"{'all':<22} {len(every):>6} {statistics.median(every):>7.1f} {every[int(0.99 * (len(every) - 1))]:>7.1f} "
+        f"{every[-1]:>7.1f} {max(peaks.values()) / 2**20:>9.1f}"
+    )
+    slowest = sorted(((ms, f"{group} {where}") for group, found in rows.items() for ms, where in found), reverse=True)
+    print("slowest: " + ", ".join(f"{where} {ms:.0f}" for ms, where in slowest[:5]))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--step", type=int, default=1, help="time every N-th step only")
@@ -104,8 +194,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=2, help="sweeps in fresh processes; each view's least counts")
     parser.add_argument("--no-plain", action="store_true", help="skip the straightforward count")
     parser.add_argument("--emit", action="store_true", help=argparse.SUPPRESS)  # one sweep, as JSON
+    parser.add_argument("--corpus", choices=("shared", "probing"), default="shared", help="which views to time")
+    parser.add_argument("--seeds", type=int, default=1, help="probing corpus: games per group")
+    parser.add_argument("--group", default="", help="probing corpus: only the groups whose name has this")
     args = parser.parse_args()
     keep_freed_memory()  # as the command line does
+    if args.corpus == "probing":
+        probing(args.seeds, args.group)
+        return
     if args.emit:
         print(json.dumps(timings(args.step, args.repeat)))
         return

@@ -21,9 +21,10 @@ from analyzer.replay import replay
 from analyzer.report import build_report
 from analyzer.rules import HouseRule, RuleSet
 from analyzer.simulate import simulate
-from analyzer.tactics import NotKnown, explain_mistakes, mistakes
+from analyzer.tactics import NotKnown, explain_mistakes, mistake_view, mistakes
 from cli.main import app
 
+from .explain_checker import Checker
 from .oracle import deal_count_bound, fitting_deals, shown_origins
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -261,9 +262,10 @@ def test_worked_out_hands_are_marked_in_the_text_json_and_report(tmp_path: Path)
     assert "96. Dev — missed claim (high spades)  line 102  (Dev's hand worked out from the record)" in shown.stdout
     said = " ".join(shown.stderr.split())  # the error console wraps long lines
     assert "judged with their hand worked out from the record: Anna, Dev, Ben, Eli, Cara, Fay" in said
-    listed = json.loads(runner.invoke(app, ["mistakes", str(path), "--json"]).stdout)
+    analysis = judged_analysis(replay(record))[0]
+    listed = [m.to_dict() for m in mistakes(analysis).mistakes]  # what --json prints
     assert listed and all(m["hand"] == "worked out" for m in listed)
-    md = build_report(replay(record), odds=False).markdown()
+    md = build_report(replay(record), analysis=analysis, odds=False).markdown()
     assert "Judged with their hand worked out from the record" in md
     assert "(*Dev's hand worked out from the record*)" in md
 
@@ -357,3 +359,20 @@ def test_analyze_json_lists_the_hands_worked_out_and_judges_them(tmp_path: Path)
     data = json.loads(result.stdout)
     assert data["worked_out"] == list(record.players) and data["views"] == ["public", *record.players]
     assert all(m["hand"] == "worked out" for m in data["mistakes"])
+
+
+@pytest.mark.parametrize("name", ["simulated-game.fish", "lockout.fish"])
+def test_explanations_of_the_mistakes_of_a_stripped_record_pass_the_independent_checker(name: str) -> None:
+    record, _ = stripped(SAMPLES / name)
+    game = replay(record)
+    analysis, hindsight = judged_analysis(game)
+    filled = hindsight.filled()  # the checker reads a view's own hand from its Hand line
+    checked = 0
+    for m in explain_mistakes(analysis, mistakes(analysis)).mistakes:
+        view = mistake_view(analysis, m)
+        checker = Checker(filled, view, m.at)
+        for told in m.explanations:
+            if isinstance(told, Explanation):
+                assert not checker.errors(told.to_dict()), (m, told.text)
+                checked += 1
+    assert checked

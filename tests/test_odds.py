@@ -5,8 +5,8 @@ from __future__ import annotations
 import importlib
 import itertools
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
+import time
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from analyzer import knowledge, record, solver
 from analyzer.cards import Card, DeckKind, make_deck, parse_card
 from analyzer.knowledge import PUBLIC, Position, Requirement
-from analyzer.odds import card_odds, count_deals, information
+from analyzer.odds import Counter, Odds, Routes, TooLarge, card_odds, count_deals, information, odds_or_reason
 from analyzer.replay import Game, replay
 from analyzer.rules import HouseRule
 from analyzer.simulate import simulate
@@ -28,7 +28,7 @@ from .fixtures import SHARED, committed, committed_json
 from .odds_oracle import brute_force, odds_from_counts, plain_count
 
 # The counter's module (``analyzer.odds`` itself is the API's function of that name).
-odds_module = importlib.import_module("analyzer.odds")
+odds_module = importlib.import_module("analyzer.odds.books")
 
 # A copy of the shared simulated records and their independently computed odds.
 GOLDEN = committed_json(SHARED / "odds.json")
@@ -99,18 +99,23 @@ def _position(
     )
 
 
-def _check_against_oracle(pos: Position) -> None:
+def _check_against_oracle(pos: Position, routes: Routes | None = None) -> None:
+    """The odds (by the given routes, else by each counter in turn) against listing every deal."""
+    if routes is None:
+        for counter in (Counter.BOARDS, Counter.BOOKS):
+            _check_against_oracle(pos, Routes(counter=counter))
+        return
     total, at = brute_force(pos)
     if total == 0:
         with pytest.raises(NoFit):
-            count_deals(pos)
+            count_deals(pos, routes)
         with pytest.raises(NoFit):
-            card_odds(pos)
+            card_odds(pos, routes)
         with pytest.raises(NoFit):
             solver.solve(pos)
         return
-    odds = card_odds(pos)
-    assert odds.deals == total == count_deals(pos)
+    odds = card_odds(pos, routes)
+    assert odds.deals == total == count_deals(pos, routes)
     expected = odds_from_counts(pos, total, at)
     assert odds.cards == expected
     for c, share in odds.cards.items():
@@ -278,7 +283,8 @@ def test_bigger_random_positions_match_the_plain_count(pos: Position) -> None:
         with pytest.raises(NoFit):
             card_odds(pos)
         return
-    odds = card_odds(pos)
+    odds = card_odds(pos, Routes(counter=Counter.BOARDS))
+    assert odds == card_odds(pos, Routes(counter=Counter.BOOKS))
     assert odds.deals == deals
     for c in list(pos.allowed)[:3]:
         _check_card_by_plain_count(pos, odds.cards[c], c, deals)
@@ -347,8 +353,8 @@ def test_a_big_group_of_like_cards_is_not_expanded(loose: int) -> None:
     )
     deals = plain_count(pos)
     for state_by_state in (False, True):
-        with _always_sparse(state_by_state):
-            assert card_odds(pos).deals == count_deals(pos) == deals
+        routes = Routes.always_sparse(state_by_state)
+        assert card_odds(pos, routes).deals == count_deals(pos, routes) == deals
 
 
 def test_eight_dims_fit_the_packed_test_of_a_move() -> None:
@@ -369,27 +375,14 @@ def test_eight_dims_fit_the_packed_test_of_a_move() -> None:
 def test_an_eight_player_view_with_eight_dims() -> None:
     rec = simulate(players=8, seed=0)
     pos = knowledge.position(replay(rec), int(len(rec.events) * 0.2), PUBLIC)
-    odds = card_odds(pos)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(odds_module, "_NS_SPARSE_FIXED", 1 << 60)  # the whole boxes only
-        assert card_odds(pos) == odds
-
-
-@contextmanager
-def _always_sparse(state_by_state: bool) -> Iterator[None]:
-    """Make the counter take its sparse way through every book it can expand; going back, the
-    values before a book are computed state by state where needed, or else as a whole box."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(odds_module, "_NS_SPARSE_FIXED", -(1 << 60))
-        mp.setattr(odds_module, "_SMALL_KEEP", 1 << 30 if state_by_state else 0)
-        yield
+    odds = card_odds(pos, Routes(counter=Counter.BOOKS))
+    assert card_odds(pos, Routes.whole_boxes()) == odds
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(), st.booleans())
 def test_sparse_passes_match_brute_force(pos: Position, state_by_state: bool) -> None:
-    with _always_sparse(state_by_state):
-        _check_against_oracle(pos)
+    _check_against_oracle(pos, Routes.always_sparse(state_by_state))
 
 
 def test_sparse_passes_match_whole_box_passes_on_shared_views() -> None:
@@ -397,12 +390,11 @@ def test_sparse_passes_match_whole_box_passes_on_shared_views() -> None:
     for name, view, at in _views(step=7, players=1):
         pos = knowledge.position(games.setdefault(name, _game(name)), at, view)
         try:
-            plain = card_odds(pos)
+            plain = card_odds(pos, Routes.whole_boxes())
         except NoFit:
             continue
         for state_by_state in (False, True):
-            with _always_sparse(state_by_state):
-                assert card_odds(pos) == plain, (name, view, at, state_by_state)
+            assert card_odds(pos, Routes.always_sparse(state_by_state)) == plain, (name, view, at, state_by_state)
 
 
 def test_books_expanded_monomial_by_monomial_match_the_simplex_rows() -> None:
@@ -412,17 +404,11 @@ def test_books_expanded_monomial_by_monomial_match_the_simplex_rows() -> None:
     for name, view, at in _views(step=11, players=1):
         pos = knowledge.position(games.setdefault(name, _game(name)), at, view)
         try:
-            with _always_sparse(True):
-                by_rows = card_odds(pos)
+            by_rows = card_odds(pos, Routes.always_sparse(True))
         except NoFit:
             continue
-        odds_module._expand.cache_clear()
-        odds_module._expand_odds.cache_clear()
-        with _always_sparse(True), pytest.MonkeyPatch.context() as mp:
-            mp.setattr(odds_module, "_SIMPLEX_LEAST", 1 << 62)
-            assert card_odds(pos) == by_rows, (name, view, at)
-        odds_module._expand.cache_clear()
-        odds_module._expand_odds.cache_clear()
+        by_monomials = replace(Routes.always_sparse(True), simplex_least=1 << 62)
+        assert card_odds(pos, by_monomials) == by_rows, (name, view, at)
 
 
 # ------------------------------------------------------------ games not in the repo
@@ -516,3 +502,109 @@ def test_support_is_the_solvers_holders_under_must_declare() -> None:
 @pytest.mark.parametrize("bluffing", [False, True])
 def test_support_is_the_solvers_holders_under_must_declare_six_players(seed: int, bluffing: bool) -> None:
     _simulated_views(players=6, seed=seed, bluffing=bluffing, step=5)
+
+
+# ------------------------------------------------------------ sparse boards: openings
+
+
+@st.composite
+def sparse_boards(draw: st.DrawFn, sizes: tuple[int, ...] = (4, 6, 8)) -> Position:
+    """Opening-like positions: 4 to 8 players, 16 to 30 never-shown cards of several books, few
+    (card, player) pairs ruled out, a requirement or two per player (at least one card of a
+    book, and now and then not all of it), slots from a hidden true deal."""
+    names = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
+    players = names[: draw(st.sampled_from(sizes))]
+    books = [b for b in DECK.books][: draw(st.integers(3, 5))]
+    cards = [c for b in books for c in b.cards]
+    unknown = draw(st.lists(st.sampled_from(cards), min_size=16, max_size=min(30, len(cards)), unique=True))
+    truth = {c: draw(st.sampled_from(players)) for c in unknown}
+    allowed: dict[Card, tuple[str, ...]] = {c: players for c in unknown}
+    for _ in range(draw(st.integers(0, 10))):
+        c, p = draw(st.sampled_from(unknown)), draw(st.sampled_from(players))
+        if p != truth[c]:
+            allowed[c] = tuple(q for q in allowed[c] if q != p)
+    slots = {p: sum(1 for h in truth.values() if h == p) for p in players}
+
+    def reqs(most: int) -> list[Requirement]:
+        out = {}
+        for _ in range(draw(st.integers(0, most))):
+            player, book = draw(st.sampled_from(players)), draw(st.sampled_from(books))
+            out[(player, book.name)] = Requirement(player, book, frozenset(c for c in book.cards if c in allowed), 1)
+        return list(out.values())
+
+    return Position(
+        at=0,
+        view=PUBLIC,
+        deck=DECK,
+        players=players,
+        in_play=tuple(c for c in DECK.cards if c in allowed),
+        known={},
+        allowed=allowed,
+        slots=slots,
+        at_least=reqs(len(players)),
+        not_all=reqs(2),
+    )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sparse_boards())
+def test_sparse_boards_count_alike_both_ways(pos: Position) -> None:
+    """The board walk and the book-by-book count agree (when the latter fits its bound)."""
+    try:
+        by_books = card_odds(pos, Routes(counter=Counter.BOOKS, max_states=1 << 18))
+    except TooLarge:
+        by_books = None
+    except NoFit:
+        with pytest.raises(NoFit):
+            card_odds(pos, Routes(counter=Counter.BOARDS))
+        return
+    by_boards = card_odds(pos, Routes(counter=Counter.BOARDS))
+    if by_books is not None:
+        assert by_boards == by_books
+    assert {c: tuple(share) for c, share in by_boards.cards.items()} == solver.solve(pos).holders
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sparse_boards(sizes=(4,)))
+def test_sparse_boards_match_the_plain_count(pos: Position) -> None:
+    deals = plain_count(pos)
+    if deals == 0:
+        with pytest.raises(NoFit):
+            count_deals(pos, Routes(counter=Counter.BOARDS))
+        return
+    odds = card_odds(pos, Routes(counter=Counter.BOARDS))
+    assert odds.deals == deals
+    c = max(pos.allowed, key=lambda c: len(pos.allowed[c]))
+    _check_card_by_plain_count(pos, odds.cards[c], c, deals)
+
+
+OPENING = Path(__file__).resolve().parent.parent / "sample_logs" / "probing-opening.fish"
+
+
+def test_the_probing_opening_counts_fast_and_alike() -> None:
+    """Eight failed asks, one per player, each in another book: the view the book-by-book count
+    could not hold. The board walk counts every step in well under a second, agrees with the
+    book-by-book count while that fits, and its support is the solver's holders."""
+    game = replay(record.load(OPENING))
+    for at in range(len(game.events) + 1):
+        pos = knowledge.position(game, at, PUBLIC)
+        started = time.perf_counter()
+        odds = card_odds(pos)
+        assert time.perf_counter() - started < 2.0  # well under a second on a quiet machine
+        assert {c: tuple(share) for c, share in odds.cards.items()} == solver.solve(pos).holders
+        if at <= 3:
+            assert card_odds(pos, Routes(counter=Counter.BOOKS)) == odds
+    assert odds.deals == 104108732615463431529896878723654218
+
+
+def test_a_view_past_the_budget_says_so_without_blaming_the_record() -> None:
+    game = replay(record.load(OPENING))
+    pos = knowledge.position(game, 8, PUBLIC)
+    tight = Routes(max_states=1, boards_cheap=0, budget_ns=0)
+    with pytest.raises(TooLarge) as exc:
+        card_odds(pos, tight)
+    assert exc.value.exit_code != 2
+    assert "must-declare" not in exc.value.message
+    reason = odds_or_reason(pos, tight)
+    assert isinstance(reason, str) and "budget" in reason
+    assert isinstance(odds_or_reason(pos), Odds)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 import dataclasses
 import errno
+import importlib
 import io
 import json
 import os
@@ -28,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from analyzer import batch, files
+from analyzer import files
 from analyzer import record as fish
 from analyzer.batch import OUTPUT_NAMES, analyze_file, run_batch
 from analyzer.errors import OutputError
@@ -37,6 +38,9 @@ from analyzer.record import Record
 from analyzer.simulate import simulate
 from cli import common, main, records
 from cli.main import app
+
+# The module, not the API's function of the same name (``analyzer.batch``).
+batch = importlib.import_module("analyzer.batch")
 
 runner = CliRunner()
 HALFSUIT = [sys.executable, "-c", "from cli.main import main; main()"]

@@ -86,6 +86,9 @@
 
   function pct(value) { return value === 0 ? "<1%" : value + "%"; }
 
+  // "event 24" for the step after the 24th event, numbered as the record writes it.
+  function eventLabel(step) { return step === 0 ? "the deal" : "event " + D.events[step - 1].n; }
+
   function viewName(view) { return view === PUBLIC ? "the public" : view; }
 
   function taken(step) {
@@ -122,7 +125,7 @@
     var m = D.mistakes[k];
     state.mistake = k;
     state.card = null;
-    go(m.event - 1, m.view, true);
+    go(m.at, m.view, true);
     var item = $("mistake-panel");
     if (item.scrollIntoView && window.innerWidth < 900) { item.scrollIntoView({ block: "start" }); }
   }
@@ -151,7 +154,7 @@
     var node = $("status");
     node.textContent = "";
     var n = state.step;
-    node.appendChild(el("span", "step", n === 0 ? "After the deal" : "After event " + n + " of " + D.events.length));
+    node.appendChild(el("span", "step", n === 0 ? "After the deal" : "After " + eventLabel(n) + " of " + D.events.length));
     if (n > 0) {
       var e = D.events[n - 1];
       runs(node, e.text);
@@ -242,7 +245,7 @@
       if (done) {
         cell.appendChild(document.createTextNode(": " + done.outcome + " claim by "));
         cell.appendChild(who(done.claimant));
-        cell.appendChild(document.createTextNode(" at event " + done.event + ", "));
+        cell.appendChild(document.createTextNode(" at " + eventLabel(done.event) + ", "));
         cell.appendChild(done.team ? el("span", "t" + done.team, "team " + done.team + " scores") : el("span", "", "nobody scores"));
       }
       title.appendChild(cell);
@@ -295,7 +298,7 @@
     var h = s.holders[c];
     var title = el("p");
     title.appendChild(el("strong", "", D.cards[c]));
-    title.appendChild(document.createTextNode(state.step === 0 ? " after the deal" : " after event " + state.step));
+    title.appendChild(document.createTextNode(" after " + eventLabel(state.step)));
     title.appendChild(document.createTextNode(", as " + viewName(state.view) + " sees it:"));
     node.appendChild(title);
     var line = el("p", "holders");
@@ -363,7 +366,7 @@
     var m = D.mistakes[state.mistake];
     var head = el("p");
     head.appendChild(el("span", "tag", m.kind));
-    head.appendChild(document.createTextNode(" at event " + m.event + " by "));
+    head.appendChild(document.createTextNode(" at event " + m.number + " by "));
     var p = D.players.indexOf(m.player);
     head.appendChild(p >= 0 ? who(p) : el("span", "", m.player || "nobody"));
     if (m.book) { head.appendChild(document.createTextNode(" (" + m.book + ")")); }
@@ -372,7 +375,8 @@
       node.appendChild(runs(el("p", "muted"), D.events[m.event - 1].text));
     }
     var seen = m.view === PUBLIC ? "The public view (no Hand line to judge from)" : "In " + m.view + "'s own view";
-    node.appendChild(el("p", "", seen + " after " + (m.event === 1 ? "the deal" : "event " + (m.event - 1)) + ":"));
+    node.appendChild(el("p", "", seen + " after " + eventLabel(m.at) + ":"));
+    if (m.note) { node.appendChild(el("p", "muted", "(" + m.note + ")")); }
     node.appendChild(el("p", "why", m.why));
     if (m.odds) { node.appendChild(el("p", "", "Odds: " + m.odds)); }
     var codes = CODES.filter(function (code) { return code in m.known; });  // in deck order
@@ -388,11 +392,23 @@
     }
     node.appendChild(el("p", "", "Cost: " + m.cost));
     if (m.explanations) {
-      m.explanations.forEach(function (text) { node.appendChild(el("p", "why", text)); });
+      var fold = el("details", "why-card");
+      fold.open = true;
+      fold.appendChild(el("summary", "", "Why: how " + viewName(m.view) + " could know it"));
+      var list = el("ul", "why-list");
+      m.explanations.forEach(function (pair) {
+        var li = el("li", "why");
+        if (pair[0]) { li.appendChild(append(el("strong"), pair[0])); li.appendChild(document.createTextNode(" — ")); }
+        append(li, pair[1]);
+        list.appendChild(li);
+      });
+      fold.appendChild(list);
+      node.appendChild(fold);
+      return;  // the cards' own explanations are a click away in the grid
     }
     codes.forEach(function (code) {
       var c = CODES.indexOf(code);
-      var texts = c >= 0 ? whyOf(m.view, m.event - 1, c) : null;
+      var texts = c >= 0 ? whyOf(m.view, m.at, c) : null;
       if (!texts) { return; }
       var fold = el("details", "why-card");
       fold.appendChild(el("summary", "", "Why, for " + D.cards[c]));
@@ -579,7 +595,7 @@
       var n = i + 1;
       var li = el("li", e.kind === "claim" ? "claim" : "");
       li.dataset.event = String(n);
-      li.appendChild(el("span", "n", String(n)));
+      li.appendChild(el("span", "n", String(e.n)));
       var text = runs(el("span", "text"), e.text);
       text.appendChild(document.createTextNode(" — "));
       text.appendChild(el("span", resultClass(e), e.result));
@@ -613,7 +629,7 @@
       li.dataset.mistake = String(k);
       var button = el("button");
       button.type = "button";
-      button.appendChild(el("span", "muted", "event " + m.event + " "));
+      button.appendChild(el("span", "muted", "event " + m.number + " "));
       var p = D.players.indexOf(m.player);
       if (p >= 0) { button.appendChild(who(p)); }
       button.appendChild(el("span", "tag", m.kind));

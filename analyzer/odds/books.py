@@ -43,100 +43,29 @@ their product to exceed the count of deals ignoring every constraint, a bound on
 
 from __future__ import annotations
 
-import ctypes
 import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
-from functools import cache, cached_property, lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
-from .cards import Card
-from .errors import HalfsuitError
-from .knowledge import Position
-from .solver import NoFit, solve
+from ..cards import Card
+from ..knowledge import Position
+from .arithmetic import crt as _crt
+from .arithmetic import deal_bound, primes_for
+from .arithmetic import tables as _tables
+from .routes import DEFAULT, Routes, TooLarge
 
 Array = npt.NDArray[np.int64]
 
 # Primes below 2**31: a product of two residues fits in 62 bits. A dot product over a box of
 # 2**L states splits one side in pieces of 32 - L bits (at most 16) so no sum overflows int64.
-PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549, 2147483543, 2147483497)
 _REDUCE_AT = 1 << 31  # values stay below p * 2**31 < 2**62 between reductions
-_MAX_STATES = 1 << 21
 _WORTH_PLANNING = 1 << 20  # plan cost (about array element steps) that pays for more plans
 _WORTH_SEARCHING = 1 << 23  # ... and for a search among plans
-
-
-class TooLarge(HalfsuitError):
-    """A view too large to count exactly within the counter's memory bound."""
-
-    code = "too-large"
-
-
-@dataclass(frozen=True)
-class Odds:
-    """Exact odds of every card in play: ``cards[c][p]`` > 0 for exactly the possible holders."""
-
-    deals: int
-    cards: dict[Card, dict[str, Fraction]]
-
-
-def keep_freed_memory() -> bool:
-    """Ask the C allocator (glibc) to keep freed memory for reuse, for the whole process.
-
-    A big count makes and drops arrays of a few hundred KiB many times; by default glibc hands
-    such blocks back to the system and each new one is faulted in again, page by page, which
-    costs 10-30% of a slow view. Applications (the command line, the benchmarks) call this once;
-    it does nothing, and returns False, where the allocator is not glibc.
-    """
-    try:
-        libc = ctypes.CDLL(None)
-        mallopt = libc.mallopt
-    except (OSError, AttributeError, TypeError):  # not a C library that has it
-        return False
-    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-    m_trim_threshold, m_mmap_threshold = -1, -3
-    return bool(mallopt(m_mmap_threshold, 32 << 20)) and bool(mallopt(m_trim_threshold, 256 << 20))
-
-
-def information(before: int, after: int) -> float:
-    """Bits an event gives a view: log2 of the fitting deals before over those after."""
-    return math.log2(before) - math.log2(after)
-
-
-def count_deals(pos: Position) -> int:
-    """The exact number of deals of the never-shown cards that fit ``pos``; NoFit when none."""
-    deals = _Count(pos).run(odds=False)[0]
-    if deals == 0:
-        raise NoFit(_why(pos))
-    return deals
-
-
-def card_odds(pos: Position) -> Odds:
-    """Exact odds of every card in play, players in seat order; NoFit when no deal fits."""
-    count = _Count(pos)
-    deals, at = count.run(odds=True)
-    if deals == 0:
-        raise NoFit(_why(pos))
-    cards: dict[Card, dict[str, Fraction]] = {}
-    for c in pos.in_play:
-        if c in pos.known:
-            cards[c] = {pos.known[c]: Fraction(1)}
-        else:
-            ways = at[c]
-            cards[c] = {p: Fraction(ways[p], deals) for p in pos.players if ways.get(p, 0) > 0}
-    return Odds(deals, cards)
-
-
-def _why(pos: Position) -> str:
-    try:
-        solve(pos)
-    except NoFit as exc:
-        return exc.why
-    return "no deal fits: the requirements on the books cannot all be met at once"
 
 
 # ---------------------------------------------------------------- the model
@@ -557,14 +486,12 @@ _CORRELATE = 4  # ... and one moved in several dims
 # Nanoseconds (fitted on this project's machine) of going through a group, forward and back
 # with the odds: through the whole box, per state and prime for each move, and per move;
 # sparsely, per live (or needed) state, prime and monomial, and once. The values needed back in
-# all of a box cost per state, prime and monomial. _NS_SPARSE_FIXED moves the choice (tests).
+# all of a box cost per state, prime and monomial. ``Routes.sparse_bias_ns`` moves the choice.
 _NS_FORWARD = (0.8, 17_000, 6.5, 200_000)
 _NS_BACK = (1.4, 6_600, 7.0, 300_000)
 _NS_SLICE = 6.0
-_NS_SPARSE_FIXED = 0
 _FEW_MONOMIALS = 20  # fewer monomials than this are rare: no need to expand to find out
 _MOST_READS = 8  # moved states (with repeats) past this many times a box's size surely cover most of it
-_SMALL_KEEP = 1 << 12  # a box this small is read state by state rather than as a whole
 _MAX_GATHER = 1 << 23  # states times monomials times primes gathered at once, at most
 
 
@@ -615,17 +542,16 @@ def _simplex(n: int, d: int) -> tuple[Array, list[tuple[Array, Array]]]:
 
 # Books are expanded monomial by monomial when the rows (terms times exponent vectors) would be
 # too many, or so few that numpy's overhead would not pay.
-_SIMPLEX_LEAST = 1 << 9
 _SIMPLEX_MOST = 1 << 16
 
 
-def _rows(factors: Sequence[Sequence[Factor]], skip: int | None = None) -> tuple[Array, Array] | None:
+def _rows(factors: Sequence[Sequence[Factor]], least: int, skip: int | None = None) -> tuple[Array, Array] | None:
     """Every term's product of card factors (card ``skip`` left out) as a row of coefficients
     over the exponent vectors of a simplex, all terms at once; with the simplex's packed keys.
     None when the rows would be too many or too few."""
     n = len(factors[0]) - (skip is not None)
     d = 1 + max((t for fs in factors for f in fs for _, t in f), default=-1)
-    if not _SIMPLEX_LEAST <= math.comb(n + d, d) * len(factors) <= _SIMPLEX_MOST:
+    if not least <= math.comb(n + d, d) * len(factors) <= _SIMPLEX_MOST:
         return None
     keys, moves = _simplex(n, d)
     rows = np.zeros((len(factors), len(keys)), dtype=np.int64)
@@ -652,9 +578,9 @@ def _poly_of(coefs: Array, keys: Array, shift: int = 0) -> Poly:
 
 
 @lru_cache(maxsize=1024)
-def _expand(terms: tuple[tuple[int, tuple[Factor, ...]], ...]) -> Poly:
+def _expand(terms: tuple[tuple[int, tuple[Factor, ...]], ...], least: int) -> Poly:
     """The sum of the terms' products as a polynomial, its zero coefficients dropped."""
-    rows = _rows([fs for _, fs in terms])
+    rows = _rows([fs for _, fs in terms], least)
     if rows is None:
         total: dict[int, int] = {}
         _expand_into(total, terms)
@@ -665,7 +591,10 @@ def _expand(terms: tuple[tuple[int, tuple[Factor, ...]], ...]) -> Poly:
 
 @lru_cache(maxsize=1024)
 def _expand_odds(
-    terms: tuple[tuple[int, tuple[Factor, ...], tuple[int, ...]], ...], kinds: int, dims: tuple[tuple[int, int], ...]
+    terms: tuple[tuple[int, tuple[Factor, ...], tuple[int, ...]], ...],
+    kinds: int,
+    dims: tuple[tuple[int, int], ...],
+    least: int,
 ) -> tuple[tuple[tuple[int, int], Poly], ...]:
     """Per card i of the first ``kinds`` and tracked player q (with its dim t in ``dims``): the
     polynomial of the terms with card i at q, that is ``x_q`` times the other cards' factors,
@@ -673,7 +602,7 @@ def _expand_odds(
     out = []
     coefs = np.array([coef for coef, _, _ in terms], dtype=np.int64)
     for i in range(kinds):
-        rows = _rows([fs for _, fs, _ in terms], skip=i)
+        rows = _rows([fs for _, fs, _ in terms], least, skip=i)
         if rows is None:
             out += _expand_odds_by_dicts(terms, i, dims)
             continue
@@ -720,32 +649,48 @@ def _unpack(key: int, d: int) -> list[int]:
 # ---------------------------------------------------------------- counting
 
 
-class _Count:
-    """Counts deals (and deals with each card at each player) modulo primes, then exactly."""
+class BookCount:
+    """Counts deals (and deals with each card at each player) book by book, modulo primes, then
+    exactly."""
 
-    def __init__(self, pos: Position) -> None:
+    def __init__(self, pos: Position, routes: Routes = DEFAULT) -> None:
         self.model = _Model(pos)
+        self.routes = routes
+
+    @cached_property
+    def plan(self) -> _Plan | None:
+        """The cheapest plan found; None when no deal fits for a reason seen before counting."""
+        if self.model.zero:
+            return None
+        plan = _plan(self.model)
+        return None if plan.impossible else plan
+
+    @cached_property
+    def biggest(self) -> int:
+        """The states of the biggest box the count goes through."""
+        plan = self.plan
+        return 0 if plan is None else max(b.size for b in [plan.final, *plan.work.values()])
+
+    @property
+    def fits(self) -> bool:
+        """Whether the count stays within the memory bound."""
+        return self.biggest <= self.routes.max_states
+
+    @property
+    def cost(self) -> int:
+        """The plan's estimated cost (about array element steps)."""
+        return 0 if self.plan is None else self.plan.cost
 
     def run(self, odds: bool) -> tuple[int, dict[Card, dict[str, int]]]:
-        model = self.model
-        if model.zero:
+        """The fitting deals and, with ``odds``, the deals with each card at each player;
+        ``TooLarge`` past the memory bound."""
+        model, plan = self.model, self.plan
+        if plan is None:
             return 0, {}
-        plan = _plan(model)
-        if plan.impossible:
-            return 0, {}
-        biggest = max(b.size for b in [plan.final, *plan.work.values()])
-        if biggest > _MAX_STATES:
-            raise TooLarge(
-                f"exact odds of this view need {biggest:,} states, more than the counter handles "
-                "(house rule must-declare makes big views expensive)"
-            )
-        bound = math.factorial(sum(model.slots))
-        for s in model.slots:
-            bound //= math.factorial(s)
-        primes: list[int] = []
-        while math.prod(primes) <= bound:
-            primes.append(PRIMES[len(primes)])
-        engine = _Engine(plan, primes)
+        if not self.fits:
+            raise TooLarge(f"{self.biggest:,} states")
+        primes = primes_for(deal_bound(model.slots))
+        engine = _Engine(plan, primes, self.routes)
         total, forward = engine.forward(odds)
         deals = _crt(total, primes)
         if not odds or deals == 0:
@@ -790,7 +735,8 @@ class _Engine:
     Values are reduced modulo the primes only as often as needed to stay clear of overflow.
     """
 
-    def __init__(self, plan: _Plan, primes: Sequence[int]) -> None:
+    def __init__(self, plan: _Plan, primes: Sequence[int], routes: Routes) -> None:
+        self.routes = routes
         self.plan = plan
         self.model = plan.model
         self.primes = list(primes)
@@ -845,7 +791,7 @@ class _Engine:
 
     def _poly(self, g: int) -> Poly:
         """The group's polynomial over the dims of the box (``S`` moves nothing)."""
-        return _expand(tuple((coef, tuple(fs)) for coef, fs in self.plan.factors[g]))
+        return _expand(tuple((coef, tuple(fs)) for coef, fs in self.plan.factors[g]), self.routes.simplex_least)
 
     def _odds_polys(self, g: int) -> tuple[tuple[tuple[int, int], Poly], ...]:
         """Per kind of card i and tracked player q: the polynomial of the group with card i at q."""
@@ -856,7 +802,7 @@ class _Engine:
             (coef, tuple(fs), masks[:kinds])
             for (coef, fs), (_, masks) in zip(plan.factors[g], group.terms, strict=True)
         )
-        return _expand_odds(key, kinds, tuple((q, plan.dim[q]) for q in plan.tracked))
+        return _expand_odds(key, kinds, tuple((q, plan.dim[q]) for q in plan.tracked), self.routes.simplex_least)
 
     def _odds_keys(self, g: int) -> list[int]:
         """The monomials of all the odds polynomials of a group, sorted."""
@@ -882,7 +828,8 @@ class _Engine:
         # Going through the whole box: its states for each move, and a fixed cost per move.
         per_state, per_move, per_live, fixed = _NS_BACK if back else _NS_FORWARD
         whole = self.costs[g][back] * (per_state * box.size * rows + per_move)
-        if whole < fixed + _NS_SPARSE_FIXED:
+        bias = self.routes.sparse_bias_ns
+        if whole < fixed + bias:
             return None
         if g not in self.live:  # ``a`` is always the counts before group g
             self.live[g] = np.flatnonzero(a.any(axis=0))
@@ -891,10 +838,10 @@ class _Engine:
         if keep is not None:
             assert keep.low == box.low, "the pass goes on in a box starting where the group's does"
             per_monomial += (_NS_SLICE * keep.size if needed is None else per_live * needed.shape[1]) * rows
-        if fixed + _NS_SPARSE_FIXED + per_monomial * _FEW_MONOMIALS >= whole:
+        if fixed + bias + per_monomial * _FEW_MONOMIALS >= whole:
             return None
         poly = self._poly(g)
-        if fixed + _NS_SPARSE_FIXED + per_monomial * len(poly) >= whole:
+        if fixed + bias + per_monomial * len(poly) >= whole:
             return None
         # What is gathered at once: live (or needed) states moved by each monomial, per prime (the
         # odds' monomials going back are about as many as the group's).
@@ -1294,7 +1241,7 @@ class _Engine:
         needed: Array | None = np.zeros((len(plan.tracked), 1), dtype=np.int64)  # the start
         for i, g in enumerate(plan.order):
             keep = plan.after[plan.order[i - 1]] if i else plan.start
-            if needed is None and keep.size <= _SMALL_KEEP and keep.ranges:
+            if needed is None and keep.size <= self.routes.small_keep and keep.ranges:
                 needed = np.indices(keep.ranges).reshape(len(keep.ranges), -1).astype(np.int64)
             sparse_back[g] = sparse = self._sparse(g, before[g], plan.work[g], needed, keep)
             # A group gone back through whole, or sparse with all of ``keep`` needed, reads all;
@@ -1518,24 +1465,3 @@ def _flat(coords: Array, box: _Box) -> Array:
 def _coords(flat: Array, box: _Box) -> Array:
     """Coordinates (dims x states) of flat indices of a box."""
     return np.stack(np.unravel_index(flat, box.extents)).astype(np.int64).reshape(len(box.extents), -1)
-
-
-@cache
-def _tables(prime: int, top: int) -> tuple[Array, Array, Array]:
-    """n!, 1/n! and 1/n modulo ``prime`` for n in 0..top (1/0 read as 0)."""
-    fact = [1] * (top + 1)
-    for i in range(1, top + 1):
-        fact[i] = fact[i - 1] * i % prime
-    inv = [pow(f, -1, prime) for f in fact]
-    reciprocal = [0] + [pow(i, -1, prime) for i in range(1, top + 1)]
-    return (np.array(fact, dtype=np.int64), np.array(inv, dtype=np.int64), np.array(reciprocal, dtype=np.int64))
-
-
-def _crt(residues: Array, primes: Sequence[int]) -> int:
-    """The integer in [0, product of primes) with these residues."""
-    x, m = 0, 1
-    for r, p in zip(residues.tolist(), primes, strict=True):
-        t = (int(r) - x) * pow(m, -1, p) % p
-        x += m * t
-        m *= p
-    return x

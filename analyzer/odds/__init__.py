@@ -1,0 +1,151 @@
+"""Exact odds of who holds each card in a view, by counting every fitting deal.
+
+Every fitting deal is equally likely, so the odds that card ``c`` is with ``p`` are (deals with
+``c`` at ``p``) / (all deals). Two counters do the counting, each exact:
+
+- ``boards``: inclusion-exclusion over the board of forbidden (card, player) pairs and over the
+  requirements, player by player; fast when few pairs are forbidden (openings: every player
+  asks once, most asks fail).
+- ``books``: a generating function built book by book over the players' free slots; fast when
+  the free slots are few (later in a game).
+
+``route`` picks one per view by their estimated costs (``Routes`` forces one); both work modulo
+primes (``arithmetic``) and give the exact integers back. A view too costly for both raises
+``TooLarge``; ``odds_or_reason`` turns that into a sentence for the caller to print.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..cards import Card
+from ..knowledge import Position
+from ..solver import NoFit, solve
+from .routes import DEFAULT, Counter, Routes, TooLarge
+
+__all__ = [
+    "Counter",
+    "Odds",
+    "Routes",
+    "TooLarge",
+    "card_odds",
+    "count_deals",
+    "information",
+    "keep_freed_memory",
+    "odds_or_reason",
+    "route",
+]
+
+
+@dataclass(frozen=True)
+class Odds:
+    """Exact odds of every card in play: ``cards[c][p]`` > 0 for exactly the possible holders."""
+
+    deals: int
+    cards: dict[Card, dict[str, Fraction]]
+
+
+def keep_freed_memory() -> bool:
+    """Ask the C allocator (glibc) to keep freed memory for reuse, for the whole process.
+
+    A big count makes and drops arrays of a few hundred KiB many times; by default glibc hands
+    such blocks back to the system and each new one is faulted in again, page by page, which
+    costs 10-30% of a slow view. Applications (the command line, the benchmarks) call this once;
+    it does nothing, and returns False, where the allocator is not glibc.
+    """
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError, TypeError):  # not a C library that has it
+        return False
+    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    return bool(mallopt(m_mmap_threshold, 32 << 20)) and bool(mallopt(m_trim_threshold, 256 << 20))
+
+
+def information(before: int, after: int) -> float:
+    """Bits an event gives a view: log2 of the fitting deals before over those after."""
+    return math.log2(before) - math.log2(after)
+
+
+def route(pos: Position, odds: bool = True, routes: Routes = DEFAULT) -> Counter:
+    """The counter for a view: the board walk when it is cheap; else the book-by-book count when
+    it is cheap, or cheaper, and fits its memory bound; else the walk. ``TooLarge`` when neither
+    fits the budget (``Routes.budget_ns``, ``Routes.max_states``)."""
+    from .boards import Board
+    from .books import BookCount
+
+    if routes.counter is not Counter.AUTO:
+        return routes.counter
+    board = Board(pos)
+    walk = board.estimate(odds)
+    if walk <= routes.boards_cheap:
+        return Counter.BOARDS
+    books = BookCount(pos, routes)
+    by_books = books.cost * routes.books_weight if books.fits else None
+    if by_books is not None and by_books <= max(routes.books_cheap, min(walk, routes.budget_ns)):
+        return Counter.BOOKS  # (its estimate errs high early in a game, where it goes sparse)
+    if walk <= routes.budget_ns:
+        return Counter.BOARDS
+    best = walk if by_books is None else min(walk, by_books)
+    raise TooLarge(_too_large(pos, f"about {best / 1e9:,.0f} s by the cheaper of the two counters"))
+
+
+def _too_large(pos: Position, detail: str) -> str:
+    why = " (the house rule must-declare adds a requirement per book and asker)" if pos.not_all else ""
+    return f"the exact odds of this view cost more than the counter's budget: {detail}{why}"
+
+
+def _count(pos: Position, odds: bool, routes: Routes) -> tuple[int, dict[Card, dict[str, int]]]:
+    from .boards import Board
+    from .books import BookCount
+
+    if route(pos, odds, routes) is Counter.BOARDS:
+        return Board(pos).count(odds)
+    books = BookCount(pos, routes)
+    if not books.fits:
+        raise TooLarge(_too_large(pos, f"{books.biggest:,} states book by book"))
+    return books.run(odds)
+
+
+def count_deals(pos: Position, routes: Routes = DEFAULT) -> int:
+    """The exact number of deals of the never-shown cards that fit ``pos``; NoFit when none."""
+    deals = _count(pos, False, routes)[0]
+    if deals == 0:
+        raise NoFit(_why(pos))
+    return deals
+
+
+def card_odds(pos: Position, routes: Routes = DEFAULT) -> Odds:
+    """Exact odds of every card in play, players in seat order; NoFit when no deal fits."""
+    deals, at = _count(pos, True, routes)
+    if deals == 0:
+        raise NoFit(_why(pos))
+    cards: dict[Card, dict[str, Fraction]] = {}
+    for c in pos.in_play:
+        if c in pos.known:
+            cards[c] = {pos.known[c]: Fraction(1)}
+        else:
+            ways = at[c]
+            cards[c] = {p: Fraction(ways[p], deals) for p in pos.players if ways.get(p, 0) > 0}
+    return Odds(deals, cards)
+
+
+def odds_or_reason(pos: Position, routes: Routes = DEFAULT) -> Odds | str:
+    """The exact odds, or (when they cost more than the budget) a sentence saying why not, for
+    the caller to print in their place; NoFit when no deal fits."""
+    try:
+        return card_odds(pos, routes)
+    except TooLarge as exc:
+        return exc.message
+
+
+def _why(pos: Position) -> str:
+    try:
+        solve(pos)
+    except NoFit as exc:
+        return exc.why
+    return "no deal fits: the requirements on the books cannot all be met at once"

@@ -1,0 +1,73 @@
+"""Exact integers by modular arithmetic: the primes, factorial tables and the Chinese remainder
+theorem that both counters use.
+
+Counts of deals reach 10**38, too big for numpy's integers; the counters work modulo a few
+primes below 2**31 (a product of two residues fits in 62 bits), as many as it takes for their
+product to exceed a bound on the result, and the exact integer comes back by the Chinese
+remainder theorem.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+Array = npt.NDArray[np.int64]
+
+PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549, 2147483543, 2147483497)
+
+# Primes below 2**28: a hundred products of two residues add up inside int64.
+SMALL_PRIMES = (
+    268435399,
+    268435367,
+    268435361,
+    268435337,
+    268435331,
+    268435313,
+    268435291,
+    268435273,
+    268435243,
+    268435183,
+)
+
+
+def deal_bound(slots: Sequence[int]) -> int:
+    """The deals ignoring every constraint (a multinomial): a bound on every count of a view."""
+    bound = math.factorial(sum(slots))
+    for s in slots:
+        bound //= math.factorial(s)
+    return bound
+
+
+def primes_for(bound: int, primes_from: Sequence[int] = PRIMES) -> list[int]:
+    """The fewest primes (of ``primes_from``) whose product exceeds ``bound``."""
+    primes: list[int] = []
+    while math.prod(primes) <= bound:
+        primes.append(primes_from[len(primes)])
+    return primes
+
+
+@cache
+def tables(prime: int, top: int) -> tuple[Array, Array, Array]:
+    """n!, 1/n! and 1/n modulo ``prime`` for n in 0..top (1/0 read as 0)."""
+    fact = [1] * (top + 1)
+    for i in range(1, top + 1):
+        fact[i] = fact[i - 1] * i % prime
+    inv = [pow(f, -1, prime) for f in fact]
+    reciprocal = [0] + [pow(i, -1, prime) for i in range(1, top + 1)]
+    return (np.array(fact, dtype=np.int64), np.array(inv, dtype=np.int64), np.array(reciprocal, dtype=np.int64))
+
+
+def crt(residues: Array | Sequence[int], primes: Sequence[int]) -> int:
+    """The integer in [0, product of primes) with these residues."""
+    values = residues.tolist() if isinstance(residues, np.ndarray) else list(residues)
+    x, m = 0, 1
+    for r, p in zip(values, primes, strict=True):
+        t = (int(r) - x) * pow(m, -1, p) % p
+        x += m * t
+        m *= p
+    return x

@@ -1,0 +1,565 @@
+"""Counting deals over the board of forbidden (card, player) pairs: fast when the board is sparse.
+
+A deal gives every never-shown card to a player allowed it, each player as many as their slots.
+Early in a game few pairs are forbidden (an asked card to the asker and the player who said no),
+and the requirements are few. This counter works on the forbidden pairs, not on the deal:
+
+- *Rook polynomial.* The deals avoiding a board of forbidden pairs are, by inclusion-exclusion,
+  the sum over placements R of cards on the board (each card at most once) of
+  ``(-1)**|R| * (n - |R|)! / prod_p (slots_p - r_p)!`` (``r_p`` the cards R places at p).
+- *Requirements* by inclusion-exclusion too: "p holds at least one of C" is all deals minus
+  those with C added to p's row of the board; "p does not hold all of C" is all deals minus those
+  with C *forced* onto p (taken out, with p's slots; counted as used like placed cards, unsigned).
+  A player's requirements only touch that player, so the choice of which to break is made player
+  by player.
+- *Players one at a time.* The weight above is a product of one factor per player (of the cards
+  it used) and one of the total used, so the players are walked in turn with a polynomial in the
+  total. Cards are classes (the same forbidden players and requirements); a class that concerns
+  one player only is settled in that player's step by a binomial. A class that concerns several
+  players (a card forbidden to two, or in two players' requirements) couples them: while the walk
+  is between its first and last such player, the state records how many of its cards are left.
+  The walk's order is the one keeping those states fewest (one per seat in a round of asks).
+- *Odds.* The deals with a card at a player are the same count with the card forced there: one
+  more card used by that player, one fewer in its class, and the requirements it settles
+  switched off. All of them go through the walk at once as a batch, along one axis of the arrays.
+
+Cards that concern nobody (allowed to all, in no requirement) never appear: they are part of the
+multinomial. All arithmetic is modulo primes below 2**31 (``arithmetic``), one row each.
+
+Its cost grows with the classes open at once and each player's requirements (``estimate``); the
+book-by-book counter (``books``) is the other way, for positions where many cards are forbidden
+to several players.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..cards import Card
+from ..knowledge import Position
+from .arithmetic import SMALL_PRIMES, Array, crt, deal_bound, primes_for, tables
+
+_SUMS = 120  # products of two residues below 2**28 that add up below 2**63
+# Nanoseconds of the walk on this project's machine: fixed, per way a player's step goes from a
+# state (a few array operations), and per array element each of those goes through.
+_NS_FIXED = 3_000_000
+_NS_WAY = 30_000
+_NS_ELEMENT = 3.0
+
+
+@dataclass
+class _Class:
+    """Cards alike: forbidden to the same players (``board``, bits over players with slots) and in
+    the same requirements (indices into ``Board.reqs``)."""
+
+    cards: list[Card]
+    board: int
+    reqs: frozenset[int]
+    involved: int  # players the class concerns: its board and its requirements' players
+
+
+class Board:
+    """A position as a board of forbidden pairs, classes of cards and requirements."""
+
+    def __init__(self, pos: Position) -> None:
+        self.players = tuple(p for p in pos.players if pos.slots.get(p, 0) > 0)
+        index = {p: i for i, p in enumerate(self.players)}
+        self.slots = [pos.slots[p] for p in self.players]
+        self.n = len(pos.allowed)
+        self.zero = any(s < 0 for s in pos.slots.values()) or sum(self.slots) != self.n
+        everyone = (1 << len(self.players)) - 1
+        self.everyone = everyone
+        mask: dict[Card, int] = {}
+        for c, ps in pos.allowed.items():
+            mask[c] = sum(1 << index[p] for p in ps if p in index)
+            self.zero = self.zero or mask[c] == 0
+        self.mask = mask
+        # (at least one?, player, cards): "at least one" keeps only the cards the player may hold
+        # (the others are on its row of the board anyway).
+        reqs: list[tuple[bool, int, frozenset[Card]]] = []
+        for r in pos.at_least:
+            if r.player not in index:
+                self.zero = True
+                continue
+            q = index[r.player]
+            cards = frozenset(c for c in r.cards if c in mask and mask[c] >> q & 1)
+            if not cards:
+                self.zero = True
+            reqs.append((True, q, cards))
+        for r in pos.not_all:
+            cards = frozenset(r.cards)
+            if not cards:
+                self.zero = True
+            elif r.player in index:
+                q = index[r.player]
+                if all(c in mask and mask[c] >> q & 1 for c in cards) and len(cards) <= self.slots[q]:
+                    reqs.append((False, q, cards))
+            # else the player cannot have been dealt them all: the requirement always holds
+        self.reqs = reqs
+        keyed: dict[tuple[int, frozenset[int]], list[Card]] = {}
+        self.free: list[Card] = []
+        for c in pos.allowed:
+            key = (everyone & ~mask[c], frozenset(j for j, (_, _, cs) in enumerate(reqs) if c in cs))
+            if key == (0, frozenset()):
+                self.free.append(c)
+            else:
+                keyed.setdefault(key, []).append(c)
+        self.classes: list[_Class] = []
+        for (board, rs), same in keyed.items():
+            involved = board
+            for j in rs:
+                involved |= 1 << reqs[j][1]
+            self.classes.append(_Class(same, board, rs, involved))
+        self.order = self._order()
+
+    def _order(self) -> list[int]:
+        """The players in the order that keeps the coupling classes open at once fewest: greedily,
+        from the best first player."""
+        n = len(self.players)
+        coupling = [k for k in self.classes if k.involved.bit_count() > 1]
+        best: tuple[tuple[int, int], list[int]] | None = None
+        for first in range(n):
+            order = [first]
+            placed = 1 << first
+            worst = total = self._open_states(coupling, placed)
+            while len(order) < n:
+                nxt = min(
+                    (p for p in range(n) if not placed >> p & 1),
+                    key=lambda p: (self._open_states(coupling, placed | 1 << p), p),
+                )
+                order.append(nxt)
+                placed |= 1 << nxt
+                size = self._open_states(coupling, placed)
+                worst = max(worst, size)
+                total += size
+            if best is None or (worst, total) < best[0]:
+                best = ((worst, total), order)
+        return best[1] if best else []
+
+    @staticmethod
+    def _open_states(coupling: Sequence[_Class], placed: int, before: int | None = None) -> int:
+        """The states of the classes open once ``placed`` are walked (or, given ``before``, open
+        during the step from ``before`` to ``placed``)."""
+        size = 1
+        for k in coupling:
+            seen = k.involved & (placed if before is None else before)
+            if before is None:
+                if seen and k.involved & ~placed:
+                    size *= len(k.cards) + 1
+            elif (seen or k.involved & placed) and k.involved & ~before:
+                size *= len(k.cards) + 1
+        return size
+
+    def estimate(self, odds: bool) -> int:
+        """About how many nanoseconds the walk takes (fitted on this project's machine): per
+        player, its ways from each state (a few array operations each) times the arrays' size,
+        for each pass."""
+        if self.zero:
+            return 0
+        batch = 1
+        if odds:  # a family per class (and per player keeping a "not all" of it)
+            for i, k in enumerate(self.classes):
+                batch += 1 + sum(1 for j in k.reqs if not self.reqs[j][0] and self.mask_of(i) >> self.reqs[j][1] & 1)
+        size = len(primes_for(deal_bound(self.slots), SMALL_PRIMES)) * batch * (self.n + 1)
+        passes = 3 if odds else 1  # forward; back, and each player's step changed
+        coupling = [k for k in self.classes if k.involved.bit_count() > 1]
+        at_least = {j for j, (at, _, _) in enumerate(self.reqs) if at}
+        cost = _NS_FIXED
+        placed = 0
+        for q in self.order:
+            states = self._open_states(coupling, placed | 1 << q, placed)
+            moves = 1.0
+            for k in coupling:
+                if k.involved >> q & 1 and (k.board >> q & 1 or k.reqs & at_least):
+                    moves *= (len(k.cards) + 2) / 2
+            branches = 1 << sum(1 for _, p, _ in self.reqs if p == q)
+            ways = branches * states * moves
+            cost += int(passes * ways * (_NS_WAY + _NS_ELEMENT * size * (self.slots[q] + 1)))
+            placed |= 1 << q
+        return cost
+
+    def kinds(self) -> list[tuple[int, list[Card]]]:
+        """Cards whose odds are alike: each class (by index), and the free cards (index -1)."""
+        out: list[tuple[int, list[Card]]] = [(i, k.cards) for i, k in enumerate(self.classes)]
+        if self.free:
+            out.append((-1, self.free))
+        return out
+
+    def _holders(self, kind: tuple[int, list[Card]]) -> list[int]:
+        mask = self.everyone if kind[0] < 0 else self.everyone & ~self.classes[kind[0]].board
+        return [p for p in range(len(self.players)) if mask >> p & 1]
+
+    def count(self, odds: bool) -> tuple[int, dict[Card, dict[str, int]]]:
+        """The fitting deals and, with ``odds``, per never-shown card the deals with it at each
+        player (players with no slot left out)."""
+        if self.zero:
+            return 0, {}
+        primes = primes_for(deal_bound(self.slots), SMALL_PRIMES)
+        total, shares = _Walk(self, primes, odds).run(odds)
+        deals = crt(total, primes)
+        if not odds or deals == 0:
+            return deals, {}
+        at: dict[Card, dict[str, int]] = {}
+        for (kind, q), ways in shares.items():
+            if kind < 0 and not self.free:
+                continue
+            count = crt(ways, primes)
+            for c in self.free if kind < 0 else self.classes[kind].cards:
+                at.setdefault(c, {})[self.players[q]] = count
+        for counted in at.values():
+            assert sum(counted.values()) == deals, "every fitting deal puts the card somewhere"
+        return deals, at
+
+    def mask_of(self, i: int) -> int:
+        """The players allowed the cards of class i."""
+        return self.everyone & ~self.classes[i].board
+
+
+def _without(key: tuple[int, ...], closed: list[int]) -> tuple[int, ...]:
+    """A state's key once the classes at these places (removed in turn) are no longer recorded."""
+    for t in closed:
+        key = key[:t] + key[t + 1 :]
+    return key
+
+
+class _Walk:
+    """The walk over the players, forward and back, for a batch of *families*: the position itself
+    (row 0) and, per class, the position with one of its cards taken out (arrays are primes x
+    families x total used).
+
+    The deals with a card of class K at player p are the walk of K's family with p's step
+    changed alone (one more card used, the requirements the card meets switched off): the
+    forward walk up to p, that step, and the backward walk after it. A requirement "q does not
+    hold all of C" that the card settles unless p is q is switched off in the family; for
+    p = q, a family of its own keeps it.
+    """
+
+    def __init__(self, board: Board, primes: Sequence[int], odds: bool) -> None:
+        self.board = board
+        self.primes = list(primes)
+        self.p = np.array(primes, dtype=np.int64)[:, None, None]
+        classes = board.classes
+        # Families: (class or -1, the player whose "not all" requirements stay on, or -1).
+        families: list[tuple[int, int]] = [(-1, -1)]
+        if odds:
+            for i, cls in enumerate(classes):
+                families.append((i, -1))
+                keep = {board.reqs[j][1] for j in cls.reqs if not board.reqs[j][0]}
+                families += [(i, q) for q in sorted(keep) if board.mask_of(i) >> q & 1]
+        self.families = families
+        nb = self.nb = len(families)
+        self.init = np.array([[len(k.cards) for k in classes] for _ in families], dtype=np.int64).reshape(
+            nb, len(classes)
+        )
+        self.off = np.zeros((nb, len(board.reqs)), dtype=bool)
+        for b, (i, keep_q) in enumerate(families):
+            if i < 0:
+                continue
+            self.init[b, i] -= 1
+            for j in classes[i].reqs:
+                at, q, _ = board.reqs[j]
+                if not at and q != keep_q:
+                    self.off[b, j] = True
+        top = board.n + 2
+        tabs = [tables(prime, top) for prime in primes]
+        self.fact = np.stack([t[0] for t in tabs])
+        self.inv = np.stack([t[1] for t in tabs])
+        # (-1)**j * C(a, j) modulo each prime, in row a, column j (zero past a).
+        signed = np.array([[(-1) ** j * math.comb(a, j) for j in range(top + 1)] for a in range(top + 1)], dtype=object)
+        self.signed = np.stack([(signed % prime).astype(np.int64) for prime in primes])
+
+    def run(self, odds: bool) -> tuple[Array, dict[tuple[int, int], Array]]:
+        """The count of fitting deals modulo each prime and, with ``odds``, per (class or -1 for
+        the free cards, player) the deals with one card of it at the player."""
+        board = self.board
+        k, nb, d = len(self.primes), self.nb, board.n + 1
+        first: dict[int, list[int]] = {}
+        last: dict[int, list[int]] = {}
+        position = {q: i for i, q in enumerate(board.order)}
+        for i, cls in enumerate(board.classes):
+            if cls.involved.bit_count() > 1:
+                at = [position[q] for q in range(len(board.players)) if cls.involved >> q & 1]
+                first.setdefault(board.order[min(at)], []).append(i)
+                last.setdefault(board.order[max(at)], []).append(i)
+        start = np.zeros((k, nb, d), dtype=np.int64)
+        start[:, :, 0] = 1
+        active: list[int] = []
+        states: dict[tuple[int, ...], Array] = {(): start}
+        no_extra = np.zeros(nb, dtype=np.int64)
+        before: dict[int, dict[tuple[int, ...], Array]] = {}
+        steps: dict[int, dict[tuple[tuple[int, ...], tuple[int, ...]], Array]] = {}
+        closed: dict[int, list[int]] = {}
+        actives: dict[int, list[int]] = {}
+        reach = 0
+        for q in board.order:
+            for i in first.get(q, []):
+                states = self._open(states, i)
+                active.append(i)
+            before[q] = states
+            actives[q] = list(active)
+            steps[q] = self._factors(q, states, active, no_extra, self.off)
+            states = self._forward(steps[q], states, board.slots[q], reach)
+            reach += board.slots[q]
+            closed[q] = []
+            for i in last.get(q, []):
+                t = active.index(i)
+                closed[q].append(t)
+                states = self._close(states, t)
+                active.remove(i)
+        # Cards not used go anywhere: (n - used)! ways for all the players' 1 / (slots - used)!.
+        weights = np.broadcast_to(self.fact[:, board.n - np.arange(d)][:, None, :], (k, nb, d))
+        a = states.get(())
+        total = np.zeros((k, nb), dtype=np.int64) if a is None else (a * weights % self.p).sum(axis=2) % self.p[:, :, 0]
+        if not odds:
+            return total[:, 0], {}
+        # Back: per player, the ways to finish from each state after its step.
+        after: dict[int, dict[tuple[int, ...], Array]] = {}
+        back: dict[tuple[int, ...], Array] = {(): np.ascontiguousarray(weights)}
+        for q in reversed(board.order):
+            targets = {t for _, t in steps[q]}
+            after[q] = {t: back[_without(t, closed[q])] for t in targets if _without(t, closed[q]) in back}
+            back = self._backward(steps[q], after[q], board.slots[q])
+            opened = len(first.get(q, []))
+            if opened:
+                back = self._unopen(back, actives[q][-opened:])
+        shares: dict[tuple[int, int], Array] = {}
+        extra = np.ones(nb, dtype=np.int64)
+        rows = {family: b for b, family in enumerate(self.families)}
+        for q in board.order:
+            off = self.off.copy()
+            for b, (i, _) in enumerate(self.families):
+                if i >= 0:
+                    for r in board.classes[i].reqs:
+                        is_at, who, _ = board.reqs[r]
+                        off[b, r] = off[b, r] or (is_at and who == q)  # the card at q meets it
+            moved = self._factors(q, before[q], actives[q], extra, off)
+            got = self._meet(moved, before[q], after[q], board.slots[q])
+            for kind in [-1, *range(len(board.classes))]:
+                if kind >= 0 and not board.mask_of(kind) >> q & 1:
+                    continue
+                b = rows.get((kind, q), rows[(kind, -1)])
+                shares[(kind, q)] = got[:, b]
+        return total[:, 0], shares
+
+    def _forward(
+        self,
+        factors: dict[tuple[tuple[int, ...], tuple[int, ...]], Array],
+        states: dict[tuple[int, ...], Array],
+        slots: int,
+        reach: int,
+    ) -> dict[tuple[int, ...], Array]:
+        """Through one player's step: out[target][w] += sum over v of a[s][w - v] * factor[v]."""
+        board = self.board
+        nb, p = self.nb, self.p
+        reach = min(reach, board.n)
+        width = min(board.n, reach + slots) + 1
+        by_target: dict[tuple[int, ...], list[tuple[Array, Array]]] = {}
+        for (s, target), factor in factors.items():
+            # Windows of the totals so far, so that window w holds totals w - slots .. w.
+            a = np.zeros((len(self.primes), nb, reach + 1 + 2 * slots), dtype=np.int64)
+            a[:, :, slots : slots + reach + 1] = states[s][:, :, : reach + 1]
+            windows = np.lib.stride_tricks.sliding_window_view(a, slots + 1, axis=2)[:, :, :width, ::-1]
+            by_target.setdefault(target, []).append((windows, factor))
+        out: dict[tuple[int, ...], Array] = {}
+        for target, pairs in by_target.items():
+            acc = np.zeros((len(self.primes), nb, board.n + 1), dtype=np.int64)
+            # Products of residues below 2**28 add up, a hundred at a time, inside int64.
+            for lo in range(0, len(pairs), _SUMS // (slots + 1)):
+                chunk = pairs[lo : lo + _SUMS // (slots + 1)]
+                windows = np.concatenate([w for w, _ in chunk], axis=3)
+                factors_ = np.concatenate([f for _, f in chunk], axis=2)
+                acc[:, :, :width] += np.einsum("kbwj,kbj->kbw", windows, factors_) % p
+            out[target] = acc % p
+        return out
+
+    @staticmethod
+    def _windows(b: Array, slots: int) -> Array:
+        """Windows of b so that window u holds b[u .. u + slots] (zero past the end)."""
+        k, nb, d = b.shape
+        padded = np.zeros((k, nb, d + slots), dtype=np.int64)
+        padded[:, :, :d] = b
+        return np.lib.stride_tricks.sliding_window_view(padded, slots + 1, axis=2)[:, :, :d, :]
+
+    def _backward(
+        self,
+        factors: dict[tuple[tuple[int, ...], tuple[int, ...]], Array],
+        after: dict[tuple[int, ...], Array],
+        slots: int,
+    ) -> dict[tuple[int, ...], Array]:
+        """Back through one player's step: the ways to finish from each state before it,
+        out[s][u] = sum over v of factor[v] * after[target][u + v]."""
+        windows = {t: self._windows(b, slots) for t, b in after.items()}
+        out: dict[tuple[int, ...], Array] = {}
+        for (s, target), factor in factors.items():
+            if target in windows:
+                part = np.einsum("kbuj,kbj->kbu", windows[target], factor) % self.p
+                out[s] = (out[s] + part) % self.p if s in out else part
+        return out
+
+    def _meet(
+        self,
+        factors: dict[tuple[tuple[int, ...], tuple[int, ...]], Array],
+        before: dict[tuple[int, ...], Array],
+        after: dict[tuple[int, ...], Array],
+        slots: int,
+    ) -> Array:
+        """Sum over the step's ways of the counts before it times the ways after it, moved:
+        sum over u and v of before[s][u] * factor[v] * after[target][u + v]."""
+        k, nb = len(self.primes), self.nb
+        windows = {t: self._windows(b, slots) for t, b in after.items()}
+        total = np.zeros((k, nb), dtype=np.int64)
+        for (s, target), factor in factors.items():
+            if target in windows:
+                # Per v: sum over u of before[s][u] * after[target][u + v] (below 2**62), reduced.
+                moved = np.einsum("kbu,kbuj->kbj", before[s], windows[target]) % self.p
+                total = (total + (moved * factor % self.p).sum(axis=2)) % self.p[:, :, 0]
+        return total
+
+    def _unopen(self, back: dict[tuple[int, ...], Array], opened: list[int]) -> dict[tuple[int, ...], Array]:
+        """Back through the opening of classes (appended last to the states, in this order)."""
+        m = len(opened)
+        out: dict[tuple[int, ...], Array] = {}
+        for s, b in back.items():
+            where = np.ones(self.nb, dtype=bool)
+            for i, left in zip(opened, s[-m:], strict=True):
+                where &= self.init[:, i] == left
+            part = b * where[None, :, None]
+            key = s[:-m]
+            out[key] = (out[key] + part) % self.p if key in out else part
+        return out
+
+    def _open(self, states: dict[tuple[int, ...], Array], i: int) -> dict[tuple[int, ...], Array]:
+        """Start recording how many cards of class i are left: all of them (one fewer in its
+        family)."""
+        out: dict[tuple[int, ...], Array] = {}
+        sizes = self.init[:, i]
+        for left in np.unique(sizes).tolist():
+            where = (sizes == left)[None, :, None]
+            for s, a in states.items():
+                out[(*s, left)] = a * where
+        return out
+
+    def _close(self, states: dict[tuple[int, ...], Array], t: int) -> dict[tuple[int, ...], Array]:
+        """Stop recording class t's cards left (the rest of them go with the multinomial)."""
+        out: dict[tuple[int, ...], Array] = {}
+        for s, a in states.items():
+            key = s[:t] + s[t + 1 :]
+            out[key] = (out[key] + a) % self.p if key in out else a
+        return out
+
+    def _factors(
+        self, q: int, states: dict[tuple[int, ...], Array], active: list[int], extra: Array, off: Array
+    ) -> dict[tuple[tuple[int, ...], tuple[int, ...]], Array]:
+        """One player's step, per (state before, state after): the factor by cards used
+        (primes x families x used). Which of its requirements are broken (signed), which cards
+        of its classes it uses (placed on its row of the board, or forced onto it), ``extra``
+        cards given it (per family), and 1 / (slots - used)! of what it used."""
+        board = self.board
+        nb = self.nb
+        slots = board.slots[q]
+        mine = [j for j, (_, p, _) in enumerate(board.reqs) if p == q]
+        private = [i for i, k in enumerate(board.classes) if k.involved == 1 << q]
+        coupled = [(t, i) for t, i in enumerate(active) if board.classes[i].involved >> q & 1]
+        # Every way: (from, to), the branch's kernel, cards used, signed ways, families allowed.
+        keys: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        ways: list[tuple[int, int, int, int, int]] = []  # key, kernel, used, ways, need
+        kernels: list[Array] = []
+        needs: list[Array] = [np.ones(nb, dtype=np.int64)]
+        for broken in range(1 << len(mine)):
+            sign = -1 if broken.bit_count() % 2 else 1
+            on = np.ones(nb, dtype=bool)
+            placed_at: set[int] = set()  # requirement indices broken here
+            for bit, j in enumerate(mine):
+                if broken >> bit & 1:
+                    on &= ~off[:, j]
+                    placed_at.add(j)
+            roles: dict[int, str] = {}
+            for i in [*private, *(i for _, i in coupled)]:
+                cls = board.classes[i]
+                on_board = bool(cls.board >> q & 1) or any(board.reqs[j][0] for j in cls.reqs & placed_at)
+                forced = any(not board.reqs[j][0] for j in cls.reqs & placed_at)
+                if on_board and forced:
+                    on &= self.init[:, i] == 0  # none of its cards at q and all of them: only if none
+                    roles[i] = "forced"
+                else:
+                    roles[i] = "board" if on_board else "forced" if forced else ""
+            if not on.any():
+                continue
+            spread = np.zeros(nb, dtype=np.int64)  # private cards it may place on its row
+            shift = extra.copy()  # cards it uses for sure: forced, and the card given it
+            for i in private:
+                if roles[i] == "board":
+                    spread += self.init[:, i]
+                elif roles[i] == "forced":
+                    shift += self.init[:, i]
+            # Per variant: (-1)**j * C(spread, j) ways by cards used shift + j, for the branch's sign.
+            picks = np.arange(slots + 1)[None, :] - shift[:, None]  # families x used
+            inside = (picks >= 0) & on[:, None]
+            kernel = self.signed[:, spread[:, None], np.clip(picks, 0, None)] * inside[None, :, :]
+            if sign < 0:
+                kernel = (self.p - kernel) % self.p
+            kernels.append(kernel)
+            for s in states:
+                for target, used, weight, need in self._moves(s, coupled, roles):
+                    if used > slots:
+                        continue
+                    if need is not None:
+                        needs.append(need)
+                    key = keys.setdefault((s, target), len(keys))
+                    ways.append((key, len(kernels) - 1, used, weight, 0 if need is None else len(needs) - 1))
+        if not ways:
+            return {}
+        # All ways at once: each kernel shifted by the cards used, times its ways, added up by key.
+        k = len(self.primes)
+        shifted = np.zeros((len(kernels), slots + 1, k, nb, slots + 1), dtype=np.int64)
+        for b, kernel in enumerate(kernels):
+            for used in range(slots + 1):
+                shifted[b, used, :, :, used:] = kernel[:, :, : slots + 1 - used]
+        table = np.array(ways, dtype=np.int64)
+        primes = np.array(self.primes, dtype=np.int64)
+        weights = table[:, 3][:, None] % primes[None, :]  # ways x primes
+        parts = shifted[table[:, 1], table[:, 2]] * weights[:, :, None, None] % self.p[None]
+        if len(needs) > 1:
+            parts *= np.stack(needs)[table[:, 4]][:, None, :, None]
+        own = np.zeros((len(keys), k, nb, slots + 1), dtype=np.int64)
+        np.add.at(own, table[:, 0], parts)  # fewer than 2**35 ways: no overflow
+        inv = self.inv[:, slots - np.arange(slots + 1)]  # primes x used: 1 / (slots - used)!
+        own = own % self.p[None] * inv[None, :, None, :] % self.p[None]
+        present = np.asarray(own.reshape(len(keys), -1).any(axis=1), dtype=bool)
+        return {key: own[j] for key, j in keys.items() if present[j]}
+
+    def _moves(
+        self, s: tuple[int, ...], coupled: list[tuple[int, int]], roles: dict[int, str]
+    ) -> list[tuple[tuple[int, ...], int, int, Array | None]]:
+        """From state s, the ways the player uses cards of the open classes it is concerned by:
+        (new state, cards used, signed ways, per variant whether allowed (None: all))."""
+        moves: list[tuple[tuple[int, ...], int, int, Array | None]] = [(s, 0, 1, None)]
+        for t, i in coupled:
+            role = roles[i]
+            if not role:
+                continue
+            left = s[t]
+            nxt: list[tuple[tuple[int, ...], int, int, Array | None]] = []
+            for target, used, weight, need in moves:
+                if role == "board":
+                    for m in range(left + 1):
+                        c = math.comb(left, m)
+                        moved = (*target[:t], left - m, *target[t + 1 :])
+                        nxt.append((moved, used + m, -weight * c if m % 2 else weight * c, need))
+                else:  # forced: all of the class, none of it taken by another player before
+                    whole = (self.init[:, i] == left).astype(np.int64)
+                    if not whole.any():
+                        continue
+                    moved = (*target[:t], 0, *target[t + 1 :])
+                    nxt.append((moved, used + left, weight, whole if need is None else need * whole))
+            moves = nxt
+        return moves
+
+
+def board_count(pos: Position, odds: bool) -> tuple[int, dict[Card, dict[str, int]]]:
+    """The fitting deals of ``pos`` (and with ``odds`` the deals with each card at each player)."""
+    return Board(pos).count(odds)

@@ -1,0 +1,71 @@
+"""Which way the odds are counted: a choice made per view, and per book inside the book-by-book
+counter, that callers (and tests) can force by passing a ``Routes``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from ..errors import HalfsuitError
+
+
+class TooLarge(HalfsuitError):
+    """A view whose exact odds cost more than the counters' budget. Not a fault of the record:
+    callers report the odds as not counted and go on (exit status 1 if it ever reaches the top)."""
+
+    exit_code = 1
+    code = "too-large"
+
+
+class Counter(Enum):
+    """The two counters: over the board of forbidden pairs, or book by book."""
+
+    AUTO = "auto"  # whichever the estimates say is cheaper
+    BOARDS = "boards"
+    BOOKS = "books"
+
+
+@dataclass(frozen=True)
+class Routes:
+    """The choices of route, with the defaults fitted on this project's machine.
+
+    - ``counter``: the counter for a view (``AUTO``: by estimated cost).
+    - ``sparse_bias_ns``: added to the fixed cost of the book-by-book counter's sparse way
+      through a book; very large forces the whole boxes, very negative the sparse way.
+    - ``small_keep``: going back sparsely, a box this small is read state by state.
+    - ``simplex_least``: books are expanded as rows over a simplex from this many rows on,
+      monomial by monomial below (and above ``SIMPLEX_MOST``).
+    - ``max_states``: the book-by-book counter's memory bound, in states of a box.
+    - ``boards_cheap``: a board walk estimated under this (nanoseconds) is taken at once.
+    - ``books_cheap``: else a book-by-book count estimated under this is taken.
+    - ``budget_ns``: a view whose cheaper counter is estimated to take longer than this (in
+      nanoseconds, on this project's machine) is not counted (``TooLarge``).
+    - ``books_weight``: one unit of the book-by-book plan's cost in steps of the board walk
+      (both fitted on this project's machine: about 400 ns and 1 ns).
+    """
+
+    counter: Counter = Counter.AUTO
+    sparse_bias_ns: float = 0.0
+    small_keep: int = 1 << 12
+    simplex_least: int = 1 << 9
+    max_states: int = 1 << 21
+    boards_cheap: int = 3_000_000
+    books_cheap: int = 20_000_000
+    budget_ns: int = 20_000_000_000
+    books_weight: int = 400
+
+    @staticmethod
+    def whole_boxes() -> Routes:
+        """Book by book, every book through its whole box."""
+        return Routes(counter=Counter.BOOKS, sparse_bias_ns=float(1 << 60))
+
+    @staticmethod
+    def always_sparse(state_by_state: bool) -> Routes:
+        """Book by book, every book it can expand the sparse way; going back, the values before a
+        book computed state by state where needed, or else as a whole box."""
+        return Routes(
+            counter=Counter.BOOKS, sparse_bias_ns=-float(1 << 60), small_keep=1 << 30 if state_by_state else 0
+        )
+
+
+DEFAULT = Routes()
