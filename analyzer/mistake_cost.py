@@ -114,3 +114,34 @@ def measure(
 
 def cost_table(costs: Iterable[KindCost]) -> list[dict[str, object]]:
     return [c.to_dict() for c in costs]
+
+
+# Measured with ``halfsuit mistake-costs`` on tournament records (README, "The cost of a mistake"):
+# kind -> (mistakes, books lost, points lost). Standard books are worth one point each there.
+# 300 games of the counter-vs-simple tournament (the first 300 records by name, seeds 0-...).
+MEASURED_ON = "{records} games between the counter and simple bots"
+MEASURED: dict[str, tuple[int, int, int]] = {
+    "missed-claim": (56, 56, 56),
+    "wrong-claim": (120, 120, 120),
+    "broken-lockout": (1773, 1249, 1249),
+    "hopeless-ask": (1570, 637, 637),
+    BASELINE: (4800, 2507, 2507),
+}
+MEASURED_RECORDS = 300
+
+
+def measured_text(kind: str) -> str | None:
+    """What the report quotes for a kind of mistake: how often it lost the book in measured games."""
+    if kind not in MEASURED or kind == BASELINE:
+        return None
+    n, lost, points = MEASURED[kind]
+    base_n, base_lost, _ = MEASURED[BASELINE]
+    from .tournament import wilson
+
+    low, high = wilson(lost, n)
+    on = MEASURED_ON.format(records=f"{MEASURED_RECORDS:,}")
+    return (
+        f"Measured over {n:,} mistakes of this kind in {on}: the team lost the book concerned "
+        f"{lost / n:.0%} of the time (95% interval {low:.0%}–{high:.0%}), {points / n:.2f} points on average; "
+        f"any book is lost {base_lost / base_n:.0%} of the time."
+    )
