@@ -252,6 +252,7 @@ def run_batch(
     *,
     lenient: bool = False,
     reports: bool = False,
+    cluster: str | None = None,
 ) -> BatchResult:
     """Analyze every record in ``folder`` and write the tables and the summary into ``out_dir``.
 
@@ -268,7 +269,10 @@ def run_batch(
 
     Workers come from ``analyzer.pool``: safe after threads, stopped at once by Ctrl-C. Where
     the platform has no fork server they are spawned, and a script that calls this with more
-    than one worker then needs the usual ``if __name__ == "__main__":`` guard.
+    than one worker then needs the usual ``if __name__ == "__main__":`` guard. With ``cluster``
+    (``local`` or a Dask scheduler's address, see ``analyzer.cluster``) the records are analyzed
+    on the cluster instead, with the same results; its workers must see the records' paths (and,
+    with ``reports``, the output folder).
     """
     paths, skipped = find_records(folder)
     if not paths and not skipped:
@@ -280,7 +284,7 @@ def run_batch(
     with published_folder(out, PUBLISHED) as fresh:
         count = min(workers or os.cpu_count() or 1, max(len(paths), 1))
         pages_dir = str(fresh / GAMES) if reports else None
-        outcomes = skipped + _run(paths, count, progress, lenient, pages_dir)
+        outcomes = skipped + _run(paths, count, progress, lenient, pages_dir, cluster)
         outcomes.sort(key=lambda o: o.file)
         games = pl.DataFrame([o.game for o in outcomes if o.game], schema=GAME_SCHEMA, orient="row")
         rows = [r for o in outcomes for r in o.players]
@@ -307,7 +311,12 @@ def run_batch(
 
 
 def _run(
-    paths: Sequence[Path], workers: int, progress: Progress | None, lenient: bool, reports: str | None
+    paths: Sequence[Path],
+    workers: int,
+    progress: Progress | None,
+    lenient: bool,
+    reports: str | None,
+    cluster: str | None = None,
 ) -> list[GameOutcome]:
     done = [0]
 
@@ -317,7 +326,13 @@ def _run(
             progress(done[0], len(paths), outcome.file)
 
     job = functools.partial(analyze_file, lenient=lenient, reports=reports)
-    return process_map(job, [str(p) for p in paths], workers, each)
+    items = [str(p) for p in paths]
+    if cluster is not None:
+        from .cluster import cluster_client, cluster_map
+
+        with cluster_client(cluster, workers) as client:
+            return cluster_map(client, job, items, each)
+    return process_map(job, items, workers, each)
 
 
 # ---------------------------------------------------------------- the summary page

@@ -25,6 +25,7 @@ from .game_text import event_inline, kind_text, names, score_text, team_label, w
 from .hindsight import judged_analysis
 from .information import AskInformation, PlayerInformation, ask_information, player_information
 from .knowledge import PUBLIC, ViewTracker, resolve_view
+from .mistake_cost import measured_text
 from .odds import TooLarge, card_odds
 from .record import Ask, Claim, Comment, Event, Pass, Record, actor
 from .render import (
@@ -711,6 +712,7 @@ def _mistake_detail(
         Heading(3, title, _mistake_id(k)),
         Para((_tag(m.kind), " ", m.why, *((" — ", em(m.odds)) if m.odds else ()), *note)),
         Para((strong("Cost:"), f" {m.cost}")),
+        *((Para((em(measured),)),) if (measured := measured_text(m.kind)) else ()),
     ]
     book = game.record.rules.deck.book(m.book) if m.book else None
     if book is not None:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from . import bench, deal, deduce, odds_cmds, records, reports, score, tactics_cmds
+from . import bench, deal, deduce, odds_cmds, records, reports, score, tactics_cmds, tournament
 from .common import DEBUG
 
 app = typer.Typer(
@@ -40,7 +40,7 @@ def root(
     DEBUG["on"] = debug
 
 
-for group in (records, score, deduce, deal, tactics_cmds, odds_cmds, reports, bench):
+for group in (records, score, deduce, deal, tactics_cmds, odds_cmds, reports, bench, tournament):
     group.register(app)
 
 # One example per command, shown at the end of its --help.
@@ -65,6 +65,8 @@ EXAMPLES = {
     "replay": "halfsuit replay sample_logs/simulated-game.fish --out reports/",
     "batch": "halfsuit batch games/ --out summary/ --workers 2",
     "bench": "halfsuit bench --games 2 --no-cpsat     halfsuit bench --startup",
+    "tournament": "halfsuit tournament --bots counter,simple --games 100 --out games/",
+    "mistake-costs": "halfsuit mistake-costs games/ --json",
     "score": "halfsuit score friday.fish   (then one event a line as it is played; quit or Ctrl-D ends)",
 }
 for command in app.registered_commands:

@@ -250,12 +250,23 @@ def simulate(
     style: Annotated[
         Style, typer.Option(help="How the bots open: 'probing' asks around in untouched books, as people do.")
     ] = Style.STANDARD,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            metavar="A,B",
+            help="Seat two bots by team, first seat's team first (random, simple, counter, odds); each sees only "
+            "its own view. Default: the simulator's own play.",
+        ),
+    ] = None,
 ) -> None:
     """Simulate complete legal games between sensible bots and write their records (with every hand).
 
     One game goes to stdout or to the file --out; with --count N, N games go into the folder
     --out, one file each (simulated-SEED.fish).
     """
+    from .tournament import bot_pair
+
+    pair = bot_pair(bots) if bots is not None else None
     if players not in (4, 6, 8):
         raise UsageError(f"--players must be 4, 6 or 8, not {players}")
     if count > 1 and output is None:
@@ -266,16 +277,23 @@ def simulate(
 
     first = secrets.randbelow(2**31) if seed is None else seed
     for k in range(count):
-        record = run_simulation(
-            players=players,
-            deck=deck,
-            rule_set=rules,
-            bluffing=bluffing,
-            house=frozenset(house or ()),
-            seed=first + k,
-            style=style,
-        )
-        record.extra.append(("X-Seed", str(first + k)))
+        if pair is not None:
+            from analyzer.bots import play_deal
+            from analyzer.rules import GameRules
+
+            game_rules = GameRules(rules, deck, bluffing, frozenset(house or ()))
+            record = play_deal(pair, players, game_rules, first + k)  # says its seed and bots
+        else:
+            record = run_simulation(
+                players=players,
+                deck=deck,
+                rule_set=rules,
+                bluffing=bluffing,
+                house=frozenset(house or ()),
+                seed=first + k,
+                style=style,
+            )
+            record.extra.append(("X-Seed", str(first + k)))
         if count == 1:
             emit(fish.dumps(record), output)
         else:

@@ -149,6 +149,14 @@ def batch_cmd(
     reports: Annotated[
         bool, typer.Option("--reports", help="Also write each game's report and replay page, linked from the summary.")
     ] = False,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            metavar="ADDRESS",
+            help="Analyze on a Dask cluster: 'local' (worker processes here) or a scheduler address whose workers "
+            "see the same files. Needs the 'cluster' extra.",
+        ),
+    ] = None,
 ) -> None:
     """Analyze every record in a folder: per-game and per-player tables and a summary page with charts.
 
@@ -170,6 +178,7 @@ def batch_cmd(
             None if update is None else lambda done, total, _: update(done, total),
             lenient=lenient,
             reports=reports,
+            cluster=cluster,
         )
     for written in result.files:
         out.print(plain(written))

@@ -47,7 +47,7 @@ def test_the_help_loads_no_heavy_library() -> None:
 
 # Distribution name -> the name it is imported by, where they differ.
 IMPORT_NAME = {"python-constraint2": "constraint", "import-linter": "importlinter", "ortools": "ortools"}
-OPTIONAL_IMPORTS = {"ortools"}  # the bench extra: imported only when installed (ImportError otherwise)
+OPTIONAL_IMPORTS = {"ortools", "distributed"}  # the bench and cluster extras: imported only when asked for
 
 
 def project() -> dict[str, object]:

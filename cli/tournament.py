@@ -1,0 +1,185 @@
+"""The ``tournament`` command: bots against each other in duplicate pairs, every game a record."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from analyzer.cards import DeckKind
+from analyzer.errors import UsageError
+from analyzer.rules import HouseRule, RuleSet
+
+if TYPE_CHECKING:
+    from analyzer.tournament import Mapper
+
+from .common import JSON_HELP, WORKERS, handles_errors, out, print_json, progress_bars
+
+
+def register(app: typer.Typer) -> None:
+    app.command("tournament")(tournament)
+    app.command("mistake-costs")(costs)
+
+
+def bot_pair(text: str) -> tuple[str, str]:
+    from analyzer.bots import LADDER
+
+    names = [n.strip().lower() for n in text.split(",")]
+    if len(names) != 2 or not all(names):
+        raise UsageError(f"--bots takes two bots, like odds,counter (not '{text}')")
+    for n in names:
+        if n not in LADDER:
+            raise UsageError(f"no bot called '{n}': the bots are {', '.join(LADDER)}")
+    return names[0], names[1]
+
+
+@handles_errors
+def tournament(
+    bots: Annotated[str, typer.Option(metavar="A,B", help="The two bots: random, simple, counter, odds.")],
+    output: Annotated[Path, typer.Option("--out", "-o", metavar="FOLDER", help="Folder for the games' records.")],
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, metavar="N", help="Duplicate pairs: each deal played twice.")
+    ] = 50,
+    players: Annotated[int, typer.Option(metavar="N", help="6 or 8 players (4 also works).")] = 6,
+    deck: Annotated[DeckKind, typer.Option(help="The deck variant.")] = DeckKind.STANDARD,
+    rules: Annotated[RuleSet, typer.Option(help="literature or fish.")] = RuleSet.LITERATURE,
+    bluffing: Annotated[bool, typer.Option("--bluffing", help="Allow asking for a card you hold.")] = False,
+    house: Annotated[
+        list[HouseRule] | None, typer.Option(metavar="RULE", help="A house rule (repeat for more).")
+    ] = None,
+    seed: Annotated[int, typer.Option(metavar="N", min=0, help="Base seed: deal k is dealt from seed N+k.")] = 0,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Go on with a tournament in --out: games already written are kept.")
+    ] = False,
+    workers: Annotated[
+        int, typer.Option("--workers", "-j", min=1, metavar="N", help="Worker processes (default: one per core).")
+    ] = WORKERS,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            metavar="ADDRESS",
+            help="Play on a Dask cluster: 'local' (worker processes here) or a scheduler address. Needs the "
+            "'cluster' extra.",
+        ),
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+) -> None:
+    """Play bots against each other in duplicate pairs and rank them.
+
+    Each deal is played twice with the teams swapped. Every game is written to --out as a record
+    (report and batch read them); an interrupted tournament goes on with --resume. Prints each
+    bot's win rate with its 95% interval, books per game and an Elo-style rating.
+    """
+    from analyzer.tournament import duplicate_pairs, play_tournament, standings
+
+    pair = bot_pair(bots)
+    if players not in (4, 6, 8):
+        raise UsageError(f"--players must be 4, 6 or 8, not {players}")
+    specs = duplicate_pairs(pair, games, seed, players, deck, rules, bluffing, frozenset(house or ()))
+    with progress_bars(json_out) as stages, _mapper(cluster, workers) as mapper:
+        update = stages.stage(f"{pair[0]} vs {pair[1]}")
+        done = [0]
+
+        def each(_: object) -> None:
+            done[0] += 1
+            if update is not None:
+                update(done[0], len(specs))
+
+        try:
+            results = play_tournament(specs, output, mapper, resume, each)
+        except FileExistsError as exc:
+            raise UsageError(str(exc)) from None
+    table = standings(results)
+    if json_out:
+        standing = [s.to_dict() for s in table]
+        print_json({"bots": list(pair), "pairs": games, "games": len(results), "standings": standing})
+        return
+    grid = RichTable(title=Text(f"{pair[0]} vs {pair[1]}: {games} duplicate pairs, {len(results)} games"))
+    for col in ("bot", "games", "won", "drawn", "lost", "win rate", "95% interval", "books/game", "Elo", "pairs won"):
+        grid.add_column(col, justify="left" if col == "bot" else "right")
+    for s in table:
+        low, high = s.interval
+        grid.add_row(
+            Text(s.bot),
+            str(s.games),
+            str(s.wins),
+            str(s.draws),
+            str(s.losses),
+            f"{s.win_rate:.1%}",
+            f"{low:.1%}–{high:.1%}",
+            f"{s.books_per_game:.2f}",
+            f"{s.elo:.0f}",
+            f"{s.pair_wins}/{s.pairs}",
+        )
+    out.print(grid)
+
+
+@contextmanager
+def _mapper(cluster: str | None, workers: int) -> Iterator[Mapper]:
+    from analyzer.tournament import cluster_mapper, local_mapper
+
+    if cluster is None:
+        yield local_mapper(workers)
+        return
+    from analyzer.cluster import cluster_client
+
+    with cluster_client(cluster, workers) as client:
+        yield cluster_mapper(client)
+
+
+@handles_errors
+def costs(
+    folder: Annotated[
+        Path, typer.Argument(metavar="FOLDER", help="A folder of records with every hand (a tournament's).")
+    ],
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, metavar="N", help="Only the first N records (by name).")
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", "-j", min=1, metavar="N", help="Worker processes (default: one per core).")
+    ] = WORKERS,
+    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+) -> None:
+    """What each kind of mistake cost in played games: how often the team lost the book, and the points.
+
+    Every book's fate is the baseline (forfeited books count as lost by both teams).
+    """
+    from analyzer.mistake_cost import cost_table, measure
+    from analyzer.tournament import wilson
+
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: not a folder of records")
+    paths = sorted(folder.glob("*.fish"))[:limit]
+    if not paths:
+        raise UsageError(f"{folder}: no .fish records")
+    with progress_bars(json_out) as stages:
+        update = stages.stage("mistakes")
+        done = [0]
+
+        def each(_: object) -> None:
+            done[0] += 1
+            if update is not None:
+                update(done[0], len(paths))
+
+        measured = measure(paths, workers, each)
+    if json_out:
+        print_json({"records": len(paths), "costs": cost_table(measured)})
+        return
+    grid = RichTable(title=Text(f"The cost of a mistake, over {len(paths)} records"))
+    for col in ("mistake", "n", "book lost", "95% interval", "points lost (avg ± s.e.)"):
+        grid.add_column(col, justify="left" if col == "mistake" else "right")
+    for c in measured:
+        low, high = wilson(c.lost, c.mistakes)
+        grid.add_row(
+            Text(c.kind),
+            str(c.mistakes),
+            f"{c.lost_rate:.1%}",
+            f"{low:.1%}–{high:.1%}",
+            f"{c.points:.2f} ± {c.points_error:.2f}",
+        )
+    out.print(grid)
