@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .bots import LADDER, play_deal
 from .cards import DeckKind
-from .files import write_text_atomic
+from .files import make_folder, write_text_atomic
 from .record import Record, dumps, load
 from .replay import replay
 from .rules import GameRules, HouseRule, RuleSet
@@ -156,7 +156,7 @@ def play_tournament(
     Without ``resume`` a folder that already holds one of the games is refused, so a finished
     game is never overwritten by accident. Results come back in the order of ``specs``.
     """
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
     results: dict[str, GameResult] = {}
     todo = []
     for spec in specs:

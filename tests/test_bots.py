@@ -180,6 +180,10 @@ def test_tournament_command_json(tmp_path: Path) -> None:
     assert again.exit_code == 2 and "--resume" in again.output
     bad = runner.invoke(app, ["tournament", "--bots", "simple,wizard", "--out", str(tmp_path)])
     assert bad.exit_code == 2 and "wizard" in bad.output
+    record = tmp_path / "game.fish"
+    record.write_text("Teams: A B C vs D E F\n")
+    onto = runner.invoke(app, ["tournament", "--bots", "simple,random", "--games", "1", "--out", str(record)])
+    assert onto.exit_code == 2 and f"{record}: is a file, not a folder" in onto.output
 
 
 def test_simulate_seats_bots_by_team() -> None:
