@@ -17,7 +17,7 @@ from analyzer import record_json
 from analyzer.analysis import analyze
 from analyzer.cards import DeckKind
 from analyzer.errors import HalfsuitError, OutputError, UsageError
-from analyzer.files import write_text_atomic
+from analyzer.files import make_folder, write_text_atomic
 from analyzer.record import Ask, Claim, Comment, Event, Holding, Pass, Record, event_text, number_warnings
 from analyzer.replay import Game
 from analyzer.rules import HouseRule, RuleSet
@@ -298,7 +298,7 @@ def simulate(
             emit(fish.dumps(record), output)
         else:
             assert output is not None
-            output.mkdir(parents=True, exist_ok=True)
+            make_folder(output)
             emit(fish.dumps(record), output / f"simulated-{first + k}.fish")
             out.print(plain(output / f"simulated-{first + k}.fish"))
 

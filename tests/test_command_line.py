@@ -66,6 +66,8 @@ def test_simulate_many_games_each_with_its_fresh_seed(tmp_path: Path) -> None:
     assert one != two
     code, _, err = run("simulate", "--count", "2")
     assert code == 2 and "--out" in err
+    code, _, err = run("simulate", "--count", "2", "--out", str(files[0]))
+    assert code == 2 and f"{files[0]}: is a file, not a folder" in err
 
 
 def test_show_speaks_with_suit_symbols_and_keeps_comments() -> None:
