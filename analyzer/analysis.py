@@ -170,9 +170,15 @@ def _view_job(game: Game, job: tuple[str, int, tuple[Card, ...] | None]) -> list
     return view_steps(game, *job)
 
 
+def view_tracker(game: Game, view: str, worked_out: dict[str, tuple[Card, ...]] | None = None) -> ViewTracker:
+    """The tracker of a view, given the hand of a player the record works out (``hindsight``)."""
+    hand = (worked_out or {}).get(view)
+    return ViewTracker(game, view, hands=None if hand is None else {view: hand})
+
+
 def view_steps(game: Game, view: str, last: int, hand: tuple[Card, ...] | None = None) -> list[Holders]:
     """The holders of one view after every step 0..last (``hand``: the player's hand, when not written)."""
-    tracker = ViewTracker(game, view, hands=None if hand is None else {view: hand})
+    tracker = view_tracker(game, view, None if hand is None else {view: hand})
     return [solve_position(tracker, at)[1] for at in range(last + 1)]
 
 

@@ -35,7 +35,6 @@ cited facts alone decides (the same flow, branching on ``holds-not-all`` as the 
 from __future__ import annotations
 
 import contextlib
-from collections import deque
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
@@ -43,7 +42,7 @@ from typing import Any, cast
 from .cards import Card
 from .knowledge import Position, ViewTracker
 from .record import Ask, Record
-from .solver import NoFit, solve, strong_components
+from .solver import NoFit, augment, solve, strong_components
 from .wording import either, plural
 
 HOLDS, LACKS, ONE_OF, NOT_ALL, COUNT = "holds", "lacks", "holds-one-of", "holds-not-all", "count"
@@ -342,7 +341,7 @@ class _Flow:
                     load[q] += put
                     m -= put
             while m > 0:
-                if not _augment(key, adj, flow, at_slot, cap, load):
+                if augment(key, adj, flow, at_slot, cap, load) is not None:
                     return None
                 m -= 1
         succ: dict[_Slot, list[_Slot]] = {q: [] for q in cap}
@@ -401,42 +400,6 @@ class _Flow:
             if any(n and q in slots for q, n in self.flow[key].items())
             for c in cards
         ]
-
-
-def _augment(
-    key: Hashable,
-    adj: dict[Hashable, list[tuple[str, int]]],
-    flow: dict[Hashable, dict[tuple[str, int], int]],
-    at_slot: dict[tuple[str, int], set[Hashable]],
-    cap: dict[tuple[str, int], int],
-    load: dict[tuple[str, int], int],
-) -> bool:
-    parent: dict[tuple[str, int], tuple[tuple[str, int] | None, Hashable]] = {}
-    queue: deque[tuple[str, int]] = deque()
-    for q in adj[key]:
-        if q not in parent:
-            parent[q] = (None, key)
-            queue.append(q)
-    while queue:
-        q = queue.popleft()
-        if load[q] < cap[q]:
-            load[q] += 1
-            while True:
-                prev, moved = parent[q]
-                flow[moved][q] = flow[moved].get(q, 0) + 1
-                at_slot[q].add(moved)
-                if prev is None:
-                    return True
-                flow[moved][prev] -= 1
-                if flow[moved][prev] == 0:
-                    at_slot[prev].discard(moved)
-                q = prev
-        for other in at_slot[q]:
-            for q2 in adj[other]:
-                if q2 not in parent:
-                    parent[q2] = (q, other)
-                    queue.append(q2)
-    return False
 
 
 def _fits(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .cards import Card
 from .record import Ask, Event, Holding, Pass
 from .render import Inline, joined, styled
 from .replay import Game
@@ -36,6 +37,15 @@ def score_text(game: Game) -> str:
     if not game.finished:
         return f"{score} so far"
     return f"{score} tie" if a == b else score
+
+
+def left_play(game: Game, n: int, card: Card) -> str | None:
+    """``2♠ left play when low spades was claimed at event 15`` once the card's book is claimed
+    by step ``n`` (the event as the file numbers it); else None."""
+    claimed = next((r for r in game.step(n).books.values() if card in r.book.cards), None)
+    if claimed is None:
+        return None
+    return f"{card.pretty} left play when {claimed.book.pretty} was claimed at {game.record.event_label(claimed.event)}"
 
 
 def kind_text(kind: str) -> str:

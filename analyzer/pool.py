@@ -15,10 +15,12 @@ exception goes on.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import itertools
 import pickle
 import signal
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
@@ -79,9 +81,9 @@ def _end(workers: int) -> None:
     import multiprocessing
 
     pool = _POOLS.pop(workers)
-    pool.executor.shutdown(wait=False, cancel_futures=True)
     for worker in set(multiprocessing.active_children()) - pool.before:
         worker.terminate()
+    pool.executor.shutdown(wait=False, cancel_futures=True)
 
 
 def process_map(
@@ -102,7 +104,8 @@ def process_map(
 
     size = min(workers, len(items))
     try:
-        futures = {_pool(size).executor.submit(fn, item): k for k, item in enumerate(items)}
+        with _interrupts_held():
+            futures = {_pool(size).executor.submit(fn, item): k for k, item in enumerate(items)}
         results: dict[int, R] = {}
         pending = set(futures)
         while pending:
@@ -132,6 +135,24 @@ def game_map(
     data = pickle.dumps(game)
     key = next(_KEYS)
     return process_map(_call_with_game, [(fn, item, key, data) for item in items], workers, each)
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C while the workers start (the submits start them), and deliver it once they
+    have: a worker caught half-started is not yet listed among the children to end, and would
+    live on to print a traceback when it finds its parent gone."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held:
+        signal.raise_signal(signal.SIGINT)
 
 
 def _seen(result: R, each: Callable[[R], None] | None) -> R:

@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from .analysis import Analysis, Holders, analyze
+from .analysis import Analysis, Holders, analyze, view_tracker
 from .cards import Card
 from .explain import Explainer, Explanation, Unexplained
 from .files import write_text_atomic
 from .game_text import event_inline, kind_text, score_text
-from .knowledge import PUBLIC, ViewTracker
+from .knowledge import PUBLIC
 from .odds import TooLarge, card_odds
 from .pool import game_map
 from .record import Ask, Pass, actor
@@ -51,12 +51,6 @@ def replay_link(stem: str, at: int, view: str = PUBLIC) -> str:
 
 
 # ---------------------------------------------------------------- odds, once per step and view
-
-
-def view_tracker(game: Game, view: str, worked_out: dict[str, tuple[Card, ...]] | None = None) -> ViewTracker:
-    """The tracker of a view, given the hand of a player the record works out (``hindsight``)."""
-    hand = (worked_out or {}).get(view)
-    return ViewTracker(game, view, hands=None if hand is None else {view: hand})
 
 
 def odds_table(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from .analysis import Analysis, Holders
+from .analysis import Analysis, Holders, view_tracker
 from .cards import Card, parse_card
 from .charts import known_chart, score_chart
 from .errors import UsageError
@@ -59,7 +59,6 @@ from .replay_page import (
     odds_table,
     replay_file,
     replay_link,
-    view_tracker,
     write_replay,
 )
 from .rules import Outcome, RuleSet

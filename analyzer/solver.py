@@ -22,15 +22,18 @@ stays exact.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import TypeVar
 
 from .cards import Card
 from .errors import Contradiction
 from .knowledge import Position, Requirement
 from .wording import either, plural
 
+K = TypeVar("K", bound=Hashable)  # a class of cards in a flow
+S = TypeVar("S", bound=Hashable)  # a slot of a flow
 Slot = tuple[str, str]  # (player, book name) for a reserved slot, (player, "") for general ones
 ClassKey = tuple[str, tuple[str, ...]]  # (book name if it has reserved slots, else ""; allowed players)
 
@@ -135,7 +138,10 @@ def _solve_classes(sizes: tuple[tuple[ClassKey, int], ...], capacity: tuple[tupl
         left[key] = m
     for key, m in left.items():
         for _ in range(m):
-            _augment(key, adj, flow, at_slot, room, load, size)
+            reached = augment(key, adj, flow, at_slot, room, load)
+            if reached is not None:
+                stuck = {key} | {k for _, k in reached.values()}
+                raise NoFit(_explain(stuck, set(reached), size, room))
     # Residual paths between slots: a unit of a class at q can move to q' (another slot it may use).
     succ: dict[Hashable, list[Hashable]] = {q: [] for q in room}
     for key, m in sizes:
@@ -160,18 +166,21 @@ def _solve_classes(sizes: tuple[tuple[ClassKey, int], ...], capacity: tuple[tupl
     return _Outcome(possible, placement)
 
 
-def _augment(
-    key: ClassKey,
-    adj: dict[ClassKey, list[Slot]],
-    flow: dict[ClassKey, dict[Slot, int]],
-    at_slot: dict[Slot, set[ClassKey]],
-    room: dict[Slot, int],
-    load: dict[Slot, int],
-    size: dict[ClassKey, int],
-) -> None:
-    """Place one more unit of ``key``, moving other units along a shortest path of slots."""
-    parent: dict[Slot, tuple[Slot | None, ClassKey]] = {}
-    queue: deque[Slot] = deque()
+def augment(
+    key: K,
+    adj: Mapping[K, Sequence[S]],
+    flow: dict[K, dict[S, int]],
+    at_slot: dict[S, set[K]],
+    room: Mapping[S, int],
+    load: dict[S, int],
+) -> dict[S, tuple[S | None, K]] | None:
+    """Place one more unit of ``key``, moving other units along a shortest path of slots.
+
+    None when it is placed; else every slot the search reached, each with the slot and the class
+    it was reached from (no slot among them has room). The explanations use it too.
+    """
+    parent: dict[S, tuple[S | None, K]] = {}
+    queue: deque[S] = deque()
     for q in adj[key]:
         if q not in parent:
             parent[q] = (None, key)
@@ -185,7 +194,7 @@ def _augment(
                 flow[moved][q] = flow[moved].get(q, 0) + 1
                 at_slot[q].add(moved)
                 if prev is None:
-                    return
+                    return None
                 flow[moved][prev] -= 1
                 if flow[moved][prev] == 0:
                     at_slot[prev].discard(moved)
@@ -195,8 +204,7 @@ def _augment(
                 if q2 not in parent:
                     parent[q2] = (q, other)
                     queue.append(q2)
-    stuck = {key} | {k for _, k in parent.values()}
-    raise NoFit(_explain(stuck, set(parent), size, room))
+    return parent
 
 
 def _explain(stuck: set[ClassKey], slots: set[Slot], size: dict[ClassKey, int], room: dict[Slot, int]) -> str:

@@ -12,7 +12,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from .analysis import Analysis, Holders, Progress, book_holders, counter
+from .analysis import Analysis, Holders, Progress, book_holders, counter, view_tracker
 from .cards import Book, Card
 from .explain import Explainer, Explanation, Statement, Unexplained, holds, lacks
 from .knowledge import PUBLIC, Position, ViewTracker
@@ -514,7 +514,7 @@ def _quote(
     def position(view: str, at: int) -> Position:
         if view not in trackers:
             hand = judged[view]
-            trackers[view] = ViewTracker(game, view, hands=None if hand is None else {view: hand})
+            trackers[view] = view_tracker(game, view, None if hand is None else {view: hand})
         return trackers[view].position(at)
 
     quoted = []
@@ -554,9 +554,7 @@ def explain_mistakes(analysis: Analysis, report: MistakeReport) -> MistakeReport
 
     def explainer(view: str, at: int) -> Explainer:
         if (view, at) not in explainers:
-            hand = analysis.worked_out.get(view)
-            tracker = ViewTracker(game, view, hands=None if hand is None else {view: hand})
-            explainers[(view, at)] = Explainer(tracker, at)
+            explainers[(view, at)] = Explainer(view_tracker(game, view, analysis.worked_out), at)
         return explainers[(view, at)]
 
     found = []

@@ -14,6 +14,7 @@ from analyzer.cards import Card, parse_card
 from analyzer.contracts import analysis_dict, player_summary, state_dict
 from analyzer.errors import UsageError
 from analyzer.explain import LACKS, Explainer, Explanation, holds
+from analyzer.game_text import left_play
 from analyzer.hindsight import judged_analysis
 from analyzer.knowledge import PUBLIC, Position, ViewTracker
 from analyzer.replay import Game
@@ -90,8 +91,11 @@ def state(
     render_grid(game, holders, name, n)
     for c, w in why.items():
         out.print(f"[bold]Why, for {c.pretty}[/bold]")
-        if not w:
-            out.print("  it is not in play")
+        gone = left_play(game, n, c)
+        if gone is not None:
+            out.print(plain(f"  {gone}"))
+        elif not w:
+            out.print("  no player is ruled out: any of them may hold it")
         print_explanations(c, holders.get(c, ()), w)
 
 
@@ -175,10 +179,8 @@ def who_has(
     game, name, n, pos, holders = view_at(path, at, view, lenient)
     card = parse_card_arg(card_text, game)
     claimed = next((r for r in game.step(n).books.values() if card in r.book.cards), None)
-    if claimed is not None:
-        msg = (
-            f"{card.pretty} left play when {claimed.book.name} was claimed at {game.record.event_label(claimed.event)}"
-        )
+    msg = left_play(game, n, card)
+    if claimed is not None and msg is not None:
         if json_out:
             number = game.numbers[claimed.event - 1]
             print_json({"at": n, "as": name, "card": card.code, "holders": [], "known": False, "claimed": number})

@@ -19,9 +19,10 @@ import typer
 
 from analyzer import record as fish
 from analyzer.analysis import solve_position
-from analyzer.cards import Card, parse_card
+from analyzer.cards import Card
 from analyzer.errors import HalfsuitError, RecordSyntaxError, UsageError
 from analyzer.files import write_text_atomic
+from analyzer.game_text import left_play
 from analyzer.knowledge import PUBLIC, ViewTracker
 from analyzer.record import Comment, Event, Record, event_text, read_event
 from analyzer.replay import Game, replay
@@ -29,6 +30,7 @@ from analyzer.tactics import claimable
 from analyzer.wording import either, plural
 
 from .common import handles_errors, visible
+from .deduce import parse_card_arg
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import Completer
@@ -108,7 +110,8 @@ class Scoring:
             result = "a tie" if winner is None else f"team {winner} wins"
             return f"the game is over: {score}, {result}"
         turn = f"{step.turn} to ask" if step.turn else "anyone may start"
-        return f"after event {len(self.game.events)}: {turn}; {score}"
+        n = len(self.game.events)
+        return f"{'after the deal' if n == 0 else f'after event {n}'}: {turn}; {score}"
 
     def prompt(self) -> str:
         step = self.game.final
@@ -118,16 +121,10 @@ class Scoring:
 
     def who_has(self, card_text: str) -> str:
         """Who can hold a card now, as the whole table sees it."""
-        try:
-            card = parse_card(card_text)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        deck = self.record.rules.deck
-        if not deck.has(card):
-            raise UsageError(f"{card} is not in the {deck.name} deck")
-        claimed = next((r for r in self.game.final.books.values() if card in r.book.cards), None)
-        if claimed is not None:
-            return f"{card.pretty} left play when {claimed.book.pretty} was claimed at event {claimed.event}"
+        card = parse_card_arg(card_text, self.game)
+        gone = left_play(self.game, len(self.game.events), card)
+        if gone is not None:
+            return gone
         holders = self.public_holders()[card]
         if len(holders) == 1:
             return f"{card.pretty} is with {holders[0]} (known to everyone)"

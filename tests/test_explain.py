@@ -283,6 +283,15 @@ def test_hand_state_and_claims_explain_known_cards() -> None:
     assert "7♣ (Cara): 1. Cara asked for 6♣ at event 5" in text
 
 
+def test_state_explain_says_when_a_card_is_open_or_claimed() -> None:
+    lockout = str(SAMPLES / "lockout.fish")
+    opening = runner.invoke(app, ["state", lockout, "--at", "0", "--explain", "7S"])
+    assert opening.exit_code == 0
+    assert "no player is ruled out" in opening.output and "not in play" not in opening.output
+    end = runner.invoke(app, ["state", lockout, "--explain", "2S"])
+    assert end.exit_code == 0 and "2♠ left play when low spades was claimed at event 15" in end.output
+
+
 OVERFULL = """Title: Anna asks for seven books holding six cards
 Rules: literature
 Deck: standard

@@ -45,8 +45,10 @@ def header_only(tmp_path: Path) -> Path:
 def test_each_line_is_checked_and_kept_or_refused(tmp_path: Path) -> None:
     path = header_only(tmp_path)
     scoring = Scoring.resume(path)
+    assert scoring.status().startswith("after the deal: anyone may start;")
     body = lines_of(sample())
     assert scoring.enter(body[0]) is not None
+    assert scoring.status().startswith("after event 1: Cara to ask;")
     kept = path.read_text()
     with pytest.raises(RuleBreak, match="it is Cara's turn"):
         scoring.enter("Dev asks Anna for 5D: no")

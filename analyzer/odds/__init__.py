@@ -20,11 +20,16 @@ import ctypes
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from ..cards import Card
 from ..knowledge import Position
 from ..solver import NoFit, solve
 from .routes import DEFAULT, Counter, Routes, TooLarge
+
+if TYPE_CHECKING:
+    from .boards import Board
+    from .books import BookCount
 
 __all__ = [
     "Counter",
@@ -76,20 +81,30 @@ def route(pos: Position, odds: bool = True, routes: Routes = DEFAULT) -> Counter
     it is cheap, or cheaper, and fits its memory bound; else the walk. ``TooLarge`` when neither
     fits the budget (``Routes.budget_ns``, ``Routes.max_states``)."""
     from .boards import Board
+
+    return Counter.BOARDS if isinstance(_counter(pos, odds, routes), Board) else Counter.BOOKS
+
+
+def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount:
+    """The chosen counter, ready to run (its plan made once). Imported here: numpy loads only
+    when odds are counted."""
+    from .boards import Board
     from .books import BookCount
 
-    if routes.counter is not Counter.AUTO:
-        return routes.counter
+    if routes.counter is Counter.BOARDS:
+        return Board(pos)
+    if routes.counter is Counter.BOOKS:
+        return BookCount(pos, routes)
     board = Board(pos)
     walk = board.estimate(odds)
     if walk <= routes.boards_cheap:
-        return Counter.BOARDS
+        return board
     books = BookCount(pos, routes)
     by_books = books.cost * routes.books_weight if books.fits else None
     if by_books is not None and by_books <= max(routes.books_cheap, min(walk, routes.budget_ns)):
-        return Counter.BOOKS  # (its estimate errs high early in a game, where it goes sparse)
+        return books  # (its estimate errs high early in a game, where it goes sparse)
     if walk <= routes.budget_ns:
-        return Counter.BOARDS
+        return board
     best = walk if by_books is None else min(walk, by_books)
     raise TooLarge(_too_large(pos, f"about {best / 1e9:,.0f} s by the cheaper of the two counters"))
 
@@ -103,12 +118,10 @@ def _count(pos: Position, odds: bool, routes: Routes) -> tuple[int, dict[Card, d
     from .boards import Board
     from .books import BookCount
 
-    if route(pos, odds, routes) is Counter.BOARDS:
-        return Board(pos).count(odds)
-    books = BookCount(pos, routes)
-    if not books.fits:
-        raise TooLarge(_too_large(pos, f"{books.biggest:,} states book by book"))
-    return books.run(odds)
+    counter = _counter(pos, odds, routes)
+    if isinstance(counter, BookCount) and not counter.fits:
+        raise TooLarge(_too_large(pos, f"{counter.biggest:,} states book by book"))
+    return counter.count(odds) if isinstance(counter, Board) else counter.run(odds)
 
 
 def count_deals(pos: Position, routes: Routes = DEFAULT) -> int:

@@ -358,12 +358,14 @@ class _Walk:
         reach = min(reach, board.n)
         width = min(board.n, reach + slots) + 1
         by_target: dict[tuple[int, ...], list[tuple[Array, Array]]] = {}
+        windowed: dict[tuple[int, ...], Array] = {}
         for (s, target), factor in factors.items():
-            # Windows of the totals so far, so that window w holds totals w - slots .. w.
-            a = np.zeros((len(self.primes), nb, reach + 1 + 2 * slots), dtype=np.int64)
-            a[:, :, slots : slots + reach + 1] = states[s][:, :, : reach + 1]
-            windows = np.lib.stride_tricks.sliding_window_view(a, slots + 1, axis=2)[:, :, :width, ::-1]
-            by_target.setdefault(target, []).append((windows, factor))
+            if s not in windowed:
+                # Windows of the totals so far, so that window w holds totals w - slots .. w.
+                a = np.zeros((len(self.primes), nb, reach + 1 + 2 * slots), dtype=np.int64)
+                a[:, :, slots : slots + reach + 1] = states[s][:, :, : reach + 1]
+                windowed[s] = np.lib.stride_tricks.sliding_window_view(a, slots + 1, axis=2)[:, :, :width, ::-1]
+            by_target.setdefault(target, []).append((windowed[s], factor))
         out: dict[tuple[int, ...], Array] = {}
         for target, pairs in by_target.items():
             acc = np.zeros((len(self.primes), nb, board.n + 1), dtype=np.int64)
