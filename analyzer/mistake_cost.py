@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .analysis import analyze
+from .errors import HalfsuitError
 from .record import load
 from .replay import replay
 from .tactics import KINDS, mistakes
@@ -97,16 +98,32 @@ def record_costs(path: str | Path) -> dict[str, KindCost]:
     return costs
 
 
+def _costs_or_error(path: str) -> dict[str, KindCost] | str:
+    """A record's costs, or the error that keeps it out (``FILE:LINE: message``)."""
+    try:
+        return record_costs(path)
+    except HalfsuitError as exc:
+        return str(exc)
+
+
 def measure(
     paths: Sequence[str | Path],
     workers: int = 1,
-    each: Callable[[dict[str, KindCost]], None] | None = None,
+    each: Callable[[object], None] | None = None,
+    skipped: list[str] | None = None,
 ) -> list[KindCost]:
-    """Costs per mistake kind over many records (worker processes with ``workers > 1``)."""
+    """Costs per mistake kind over many records (worker processes with ``workers > 1``).
+
+    A record that cannot be read or replayed is left out, its error added to ``skipped``.
+    """
     from .pool import process_map
 
     total = {k: KindCost(k) for k in (*KINDS, BASELINE)}
-    for costs in process_map(record_costs, [str(p) for p in paths], workers, each):
+    for costs in process_map(_costs_or_error, [str(p) for p in paths], workers, each):
+        if isinstance(costs, str):
+            if skipped is not None:
+                skipped.append(costs)
+            continue
         for k, c in costs.items():
             total[k].merge(c)
     return [total[k] for k in (*KINDS, BASELINE) if total[k].mistakes or k == BASELINE]

@@ -18,7 +18,7 @@ from analyzer.rules import HouseRule, RuleSet
 if TYPE_CHECKING:
     from analyzer.tournament import Mapper
 
-from .common import JSON_HELP, WORKERS, handles_errors, out, print_json, progress_bars
+from .common import JSON_HELP, WORKERS, err, handles_errors, out, print_json, progress_bars, visible
 
 
 def register(app: typer.Typer) -> None:
@@ -166,11 +166,15 @@ def costs(
             if update is not None:
                 update(done[0], len(paths))
 
-        measured = measure(paths, workers, each)
+        skipped: list[str] = []
+        measured = measure(paths, workers, each, skipped)
+    for message in skipped:
+        err.print(Text(f"{visible(message)} (left out)"))
+    used = len(paths) - len(skipped)
     if json_out:
-        print_json({"records": len(paths), "costs": cost_table(measured)})
+        print_json({"records": used, "skipped": skipped, "costs": cost_table(measured)})
         return
-    grid = RichTable(title=Text(f"The cost of a mistake, over {len(paths)} records"))
+    grid = RichTable(title=Text(f"The cost of a mistake, over {used} records"))
     for col in ("mistake", "n", "book lost", "95% interval", "points lost (avg ± s.e.)"):
         grid.add_column(col, justify="left" if col == "mistake" else "right")
     for c in measured:

@@ -252,3 +252,14 @@ def test_mistake_costs_follow_each_book_s_fate(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     rows = {r["kind"]: r for r in json.loads(result.stdout)["costs"]}
     assert {k: r["n"] for k, r in rows.items() if k != BASELINE} == {k: len(v) for k, v in by_hand.items()}
+    # A record that cannot be read is left out and named; the others are still measured.
+    (tmp_path / "broken.fish").write_text(
+        "Title: broken\nTeams: Anna Ben Cara vs Dev Eli Fay\n\n1. Anna asks Zed for 7S: no\n"
+    )
+    result = runner.invoke(app, ["mistake-costs", str(tmp_path), "--json", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["records"] == len(paths) and len(data["skipped"]) == 1
+    assert data["skipped"][0].startswith(f"{tmp_path / 'broken.fish'}:4:")
+    assert {r["kind"]: r for r in data["costs"]} == rows
+    assert "broken.fish:4:" in result.stderr and "(left out)" in result.stderr
