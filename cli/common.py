@@ -19,11 +19,13 @@ from rich.markup import escape
 
 from analyzer import record as fish
 from analyzer import record_json, source
+from analyzer.cards import DeckKind
 from analyzer.errors import HalfsuitError, UsageError
 from analyzer.files import encode_text, write_text_atomic
 from analyzer.knowledge import PUBLIC, resolve_view
 from analyzer.record import Record
 from analyzer.replay import Game, replay
+from analyzer.rules import HouseRule, RuleSet
 from analyzer.wording import plural
 
 from .main import interrupted
@@ -51,6 +53,11 @@ LENIENT_HELP = (
 LenientOpt = Annotated[bool, typer.Option("--lenient", help=LENIENT_HELP)]
 RecordArg = Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (.fish text or .json).")]
 AtOpt = Annotated[int | None, typer.Option("--at", metavar="N", help=AT_HELP)]
+# The game a command deals itself (simulate, tournament).
+DeckOpt = Annotated[DeckKind, typer.Option(help="The deck variant.")]
+RulesOpt = Annotated[RuleSet, typer.Option(help="literature or fish.")]
+BluffingOpt = Annotated[bool, typer.Option("--bluffing", help="Allow asking for a card you hold.")]
+HouseOpt = Annotated[list[HouseRule] | None, typer.Option(metavar="RULE", help="A house rule (repeat for more).")]
 AsOpt = Annotated[str, typer.Option("--as", metavar="VIEW", help=AS_HELP)]
 JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 

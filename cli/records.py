@@ -20,7 +20,7 @@ from analyzer.errors import HalfsuitError, OutputError, UsageError
 from analyzer.files import make_folder, write_text_atomic
 from analyzer.record import Ask, Claim, Comment, Event, Holding, Pass, Record, event_text, number_warnings
 from analyzer.replay import Game
-from analyzer.rules import HouseRule, RuleSet
+from analyzer.rules import RuleSet
 from analyzer.simulate import Style
 from analyzer.wording import plural
 
@@ -29,8 +29,12 @@ from .common import (
     DEBUG,
     JSON_HELP,
     WORKERS,
+    BluffingOpt,
+    DeckOpt,
+    HouseOpt,
     LenientOpt,
     RecordArg,
+    RulesOpt,
     break_lines,
     check_at,
     emit,
@@ -223,12 +227,10 @@ def convert(
 @handles_errors
 def simulate(
     players: Annotated[int, typer.Option(metavar="N", help="4, 6 or 8 players.")] = 6,
-    deck: Annotated[DeckKind, typer.Option(help="The deck variant.")] = DeckKind.STANDARD,
-    rules: Annotated[RuleSet, typer.Option(help="literature or fish.")] = RuleSet.LITERATURE,
-    bluffing: Annotated[bool, typer.Option("--bluffing", help="Allow asking for a card you hold.")] = False,
-    house: Annotated[
-        list[HouseRule] | None, typer.Option(metavar="RULE", help="A house rule (repeat for more).")
-    ] = None,
+    deck: DeckOpt = DeckKind.STANDARD,
+    rules: RulesOpt = RuleSet.LITERATURE,
+    bluffing: BluffingOpt = False,
+    house: HouseOpt = None,
     seed: Annotated[
         int | None,
         typer.Option(

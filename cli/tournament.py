@@ -13,12 +13,25 @@ from rich.text import Text
 
 from analyzer.cards import DeckKind
 from analyzer.errors import UsageError
-from analyzer.rules import HouseRule, RuleSet
+from analyzer.rules import RuleSet
 
 if TYPE_CHECKING:
     from analyzer.tournament import Mapper
 
-from .common import JSON_HELP, WORKERS, err, handles_errors, out, print_json, progress_bars, visible
+from .common import (
+    JSON_HELP,
+    WORKERS,
+    BluffingOpt,
+    DeckOpt,
+    HouseOpt,
+    RulesOpt,
+    err,
+    handles_errors,
+    out,
+    print_json,
+    progress_bars,
+    visible,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -46,12 +59,10 @@ def tournament(
         int, typer.Option("--games", "-n", min=1, metavar="N", help="Duplicate pairs: each deal played twice.")
     ] = 50,
     players: Annotated[int, typer.Option(metavar="N", help="6 or 8 players (4 also works).")] = 6,
-    deck: Annotated[DeckKind, typer.Option(help="The deck variant.")] = DeckKind.STANDARD,
-    rules: Annotated[RuleSet, typer.Option(help="literature or fish.")] = RuleSet.LITERATURE,
-    bluffing: Annotated[bool, typer.Option("--bluffing", help="Allow asking for a card you hold.")] = False,
-    house: Annotated[
-        list[HouseRule] | None, typer.Option(metavar="RULE", help="A house rule (repeat for more).")
-    ] = None,
+    deck: DeckOpt = DeckKind.STANDARD,
+    rules: RulesOpt = RuleSet.LITERATURE,
+    bluffing: BluffingOpt = False,
+    house: HouseOpt = None,
     seed: Annotated[int, typer.Option(metavar="N", min=0, help="Base seed: deal k is dealt from seed N+k.")] = 0,
     resume: Annotated[
         bool, typer.Option("--resume", help="Go on with a tournament in --out: games already written are kept.")
