@@ -43,7 +43,7 @@ from .cards import Card
 from .knowledge import Position, ViewTracker
 from .record import Ask, Record
 from .solver import NoFit, augment, solve, strong_components
-from .wording import either, plural
+from .wording import all_of, either, plural
 
 HOLDS, LACKS, ONE_OF, NOT_ALL, COUNT = "holds", "lacks", "holds-one-of", "holds-not-all", "count"
 RULES = ("elsewhere", "last-holder", "one-left", "full-hand", "needs-all", "counting", "not-all")
@@ -940,12 +940,6 @@ def _or(cards: Sequence[Card]) -> str:
     return either(names, "no card")
 
 
-def _and(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
-
-
 def _fact_sentence(f: Fact, record: Record) -> str:
     s, src = f.statement, f.source
     p = s.player
@@ -976,7 +970,7 @@ def _fact_sentence(f: Fact, record: Record) -> str:
 def _whole_hand(p: str, count: int, parts: Sequence[str]) -> str:
     if count == 1 and len(parts) == 1:
         return f"{p}'s only card is {parts[0]}"
-    return f"{p}'s {plural(count, 'card')} are {_and(parts)}"
+    return f"{p}'s {plural(count, 'card')} are {all_of(parts)}"
 
 
 def _step_sentence(s: Step, steps: Sequence[Step] = (), said: dict[str, Statement] | None = None) -> str:
@@ -1007,7 +1001,7 @@ def _step_sentence(s: Step, steps: Sequence[Step] = (), said: dict[str, Statemen
     assert k is not None
     team = [x for x, _ in k.room]
     room = sum(n for _, n in k.room)
-    rooms = _and([f"{x} {n}" for x, n in k.room])
+    rooms = all_of([f"{x} {n}" for x, n in k.room])
     if not k.cards:
         premises = [said[x] for x in s.premises if x in said] if said else []
         count = next((x.k for x in premises if x.kind == COUNT), None)
@@ -1035,7 +1029,7 @@ def _step_sentence(s: Step, steps: Sequence[Step] = (), said: dict[str, Statemen
             f"and the cards they owe to other books are set aside, so they hold nothing else: {p} lacks {card}."
         )
     return (
-        f"Counting: {_and(team)} must still take {plural(room, 'card')} ({rooms}), and the only cards they may "
+        f"Counting: {all_of(team)} must still take {plural(room, 'card')} ({rooms}), and the only cards they may "
         f"take are {_cards(k.cards)}, so all of those are theirs: {p} lacks {card}."
     )
 

@@ -15,6 +15,13 @@ def either(names: Sequence[str], empty: str = "nobody") -> str:
     return f"{', '.join(names[:-1])} or {names[-1]}"
 
 
+def all_of(names: Sequence[str]) -> str:
+    """``Anna``, ``Anna and Ben``, ``Anna, Ben and Cara``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def plural(n: int, word: str) -> str:
     """``1 card``, ``2 cards``."""
     return f"{n} {word}{'' if n == 1 else 's'}"
