@@ -111,7 +111,7 @@ def mistake_explanations(analysis: Analysis, found: MistakeReport) -> Explanatio
     return out
 
 
-def percent(share: Fraction) -> int:
+def whole_percent(share: Fraction) -> int:
     """Whole percents as the grids show them; 0 stands for a possible holder under 1%."""
     n, d = share.numerator, share.denominator
     return (200 * n + d) // (2 * d) if 100 * n >= d else 0
@@ -193,7 +193,7 @@ def replay_data(
         row: list[int] = []
         for c in cards:
             if len(holders.get(c, ())) > 1:
-                row.extend(percent(shares[c].get(p, Fraction(0))) for p in holders[c])
+                row.extend(whole_percent(shares[c].get(p, Fraction(0))) for p in holders[c])
         return row
 
     steps = []

@@ -32,9 +32,9 @@ from analyzer.record import load, loads
 from analyzer.replay import Game, replay
 from analyzer.replay_page import (
     odds_table,
-    percent,
     replay_data,
     replay_html,
+    whole_percent,
     write_replay,
 )
 from analyzer.tactics import claimable, lockouts, mistake_moment, mistakes, threats
@@ -119,12 +119,12 @@ def test_committed_sample_odds_are_the_exact_odds_in_whole_percents(view: str, a
     data = page_data(SAMPLE_PAGE.read_text(encoding="utf-8"))
     shares = card_odds(ViewTracker(game, view).position(at)).cards
     holders = analysis_of(SAMPLE_RECORD).holders(view, at)
-    want = [percent(shares[c][p]) for c in deck_cards(game) if len(holders.get(c, ())) > 1 for p in holders[c]]
+    want = [whole_percent(shares[c][p]) for c in deck_cards(game) if len(holders.get(c, ())) > 1 for p in holders[c]]
     assert data["view"][view]["odds"][at] == want
 
 
 def test_percent_rounds_to_whole_percents_and_keeps_a_possible_holder_visible() -> None:
-    assert [percent(Fraction(n, d)) for n, d in [(1, 2), (2, 3), (1, 100), (1, 101), (199, 200), (1, 1)]] == [
+    assert [whole_percent(Fraction(n, d)) for n, d in [(1, 2), (2, 3), (1, 100), (1, 101), (199, 200), (1, 1)]] == [
         50, 67, 1, 0, 100, 100,
     ]  # fmt: skip
 
@@ -182,7 +182,7 @@ def test_a_hand_worked_out_from_the_record_is_a_view_with_its_odds() -> None:
         assert decode(data["view"]["Fay"]["holders"][at], data["players"], cards) == analysis.holders("Fay", at)
     shares = card_odds(view_tracker(game, "Fay", analysis.worked_out).position(20)).cards
     holders = analysis.holders("Fay", 20)
-    want = [percent(shares[c][p]) for c in cards if len(holders.get(c, ())) > 1 for p in holders[c]]
+    want = [whole_percent(shares[c][p]) for c in cards if len(holders.get(c, ())) > 1 for p in holders[c]]
     assert data["view"]["Fay"]["odds"][20] == want
     assert all(set(holders[c]) <= {"Fay"} or "Fay" not in holders[c] for c in holders)  # Fay knows her hand
 
@@ -313,7 +313,7 @@ def check_grid(page: Page, game: Game, view: str, at: int, odds: bool = True) ->
                 assert cls == "k", (pretty, player)
             else:
                 assert shares is not None
-                share = percent(shares[card][player])
+                share = whole_percent(shares[card][player])
                 assert cls.startswith("o") and text == (f"{share}%" if share else "<1%"), (pretty, player, text)
 
 
