@@ -145,6 +145,9 @@ def probing(seeds: int, only: str) -> None:
     import tracemalloc
 
     views = probing_views(seeds, only)
+    if views:  # start-up (numpy's first calls, the factorial tables) is not any view's time
+        with contextlib.suppress(TooLarge):
+            card_odds(views[0][2])
     rows: dict[str, list[tuple[float, str]]] = {}
     too_large: dict[str, int] = {}
     for group, where, pos in views:

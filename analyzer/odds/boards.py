@@ -140,19 +140,26 @@ class Board:
                 best = ((worst, total), order)
         return best[1] if best else []
 
-    @staticmethod
-    def _open_states(coupling: Sequence[_Class], placed: int, before: int | None = None) -> int:
+    def _open_states(self, coupling: Sequence[_Class], placed: int, before: int | None = None) -> int:
         """The states of the classes open once ``placed`` are walked (or, given ``before``, open
-        during the step from ``before`` to ``placed``)."""
-        size = 1
+        during the step from ``before`` to ``placed``). Open classes alike for every player still
+        to come are one count (``_Walk`` merges them)."""
+        done = placed if before is None else before
+        merged: dict[tuple[int, frozenset[int]], int] = {}
         for k in coupling:
-            seen = k.involved & (placed if before is None else before)
             if before is None:
-                if seen and k.involved & ~placed:
-                    size *= len(k.cards) + 1
-            elif (seen or k.involved & placed) and k.involved & ~before:
-                size *= len(k.cards) + 1
-        return size
+                is_open = bool(k.involved & placed) and bool(k.involved & ~placed)
+            else:
+                is_open = bool(k.involved & (before | placed)) and bool(k.involved & ~before)
+            if is_open:
+                key = self.future(k, done)
+                merged[key] = merged.get(key, 0) + len(k.cards)
+        return math.prod(left + 1 for left in merged.values())
+
+    def future(self, k: _Class, done: int) -> tuple[int, frozenset[int]]:
+        """What a class is to the players not yet walked (``done`` are): who of them it is
+        forbidden to, and which of their requirements it is in."""
+        return k.board & ~done, frozenset(j for j in k.reqs if not done >> self.reqs[j][1] & 1)
 
     def estimate(self, odds: bool) -> int:
         """About how many nanoseconds the walk takes (fitted on this project's machine): per
@@ -219,11 +226,13 @@ class Board:
         return self.everyone & ~self.classes[i].board
 
 
-def _without(key: tuple[int, ...], closed: list[int]) -> tuple[int, ...]:
-    """A state's key once the classes at these places (removed in turn) are no longer recorded."""
-    for t in closed:
-        key = key[:t] + key[t + 1 :]
-    return key
+_Slot = tuple[int, Array]  # an open class (standing for those merged into it), its cards per family
+
+
+def _merged(key: tuple[int, ...], groups: list[list[int]]) -> tuple[int, ...]:
+    """A state's key once the open classes are regrouped: one count per group (classes left out
+    are no longer recorded)."""
+    return tuple(sum(key[t] for t in g) for g in groups)
 
 
 class _Walk:
@@ -278,38 +287,44 @@ class _Walk:
         board = self.board
         k, nb, d = len(self.primes), self.nb, board.n + 1
         first: dict[int, list[int]] = {}
-        last: dict[int, list[int]] = {}
         position = {q: i for i, q in enumerate(board.order)}
         for i, cls in enumerate(board.classes):
             if cls.involved.bit_count() > 1:
                 at = [position[q] for q in range(len(board.players)) if cls.involved >> q & 1]
                 first.setdefault(board.order[min(at)], []).append(i)
-                last.setdefault(board.order[max(at)], []).append(i)
         start = np.zeros((k, nb, d), dtype=np.int64)
         start[:, :, 0] = 1
-        active: list[int] = []
+        # The open slots: a class (standing for every class merged into it) and its cards at the
+        # start, per family.
+        active: list[_Slot] = []
         states: dict[tuple[int, ...], Array] = {(): start}
         no_extra = np.zeros(nb, dtype=np.int64)
         before: dict[int, dict[tuple[int, ...], Array]] = {}
         steps: dict[int, dict[tuple[tuple[int, ...], tuple[int, ...]], Array]] = {}
-        closed: dict[int, list[int]] = {}
-        actives: dict[int, list[int]] = {}
+        regroup: dict[int, list[list[int]]] = {}
+        actives: dict[int, list[_Slot]] = {}
         reach = 0
+        done = 0
         for q in board.order:
             for i in first.get(q, []):
                 states = self._open(states, i)
-                active.append(i)
+                active.append((i, self.init[:, i]))
             before[q] = states
             actives[q] = list(active)
             steps[q] = self._factors(q, states, active, no_extra, self.off)
             states = self._forward(steps[q], states, board.slots[q], reach)
             reach += board.slots[q]
-            closed[q] = []
-            for i in last.get(q, []):
-                t = active.index(i)
-                closed[q].append(t)
-                states = self._close(states, t)
-                active.remove(i)
+            done |= 1 << q
+            # Classes no player to come is concerned by go with the multinomial; classes alike
+            # for every player to come become one count.
+            alike: dict[tuple[int, frozenset[int]], list[int]] = {}
+            for t, (i, _) in enumerate(active):
+                cls = board.classes[i]
+                if cls.involved & ~done:
+                    alike.setdefault(board.future(cls, done), []).append(t)
+            regroup[q] = list(alike.values())
+            states = self._regroup(states, regroup[q])
+            active = [(active[g[0]][0], sum((active[t][1] for t in g[1:]), active[g[0]][1])) for g in regroup[q]]
         # Cards not used go anywhere: (n - used)! ways for all the players' 1 / (slots - used)!.
         weights = np.broadcast_to(self.fact[:, board.n - np.arange(d)][:, None, :], (k, nb, d))
         a = states.get(())
@@ -321,7 +336,7 @@ class _Walk:
         back: dict[tuple[int, ...], Array] = {(): np.ascontiguousarray(weights)}
         for q in reversed(board.order):
             targets = {t for _, t in steps[q]}
-            after[q] = {t: back[_without(t, closed[q])] for t in targets if _without(t, closed[q]) in back}
+            after[q] = {t: back[key] for t in targets if (key := _merged(t, regroup[q])) in back}
             back = self._backward(steps[q], after[q], board.slots[q])
             opened = len(first.get(q, []))
             if opened:
@@ -421,14 +436,14 @@ class _Walk:
                 total = (total + (moved * factor % self.p).sum(axis=2)) % self.p[:, :, 0]
         return total
 
-    def _unopen(self, back: dict[tuple[int, ...], Array], opened: list[int]) -> dict[tuple[int, ...], Array]:
+    def _unopen(self, back: dict[tuple[int, ...], Array], opened: list[_Slot]) -> dict[tuple[int, ...], Array]:
         """Back through the opening of classes (appended last to the states, in this order)."""
         m = len(opened)
         out: dict[tuple[int, ...], Array] = {}
         for s, b in back.items():
             where = np.ones(self.nb, dtype=bool)
-            for i, left in zip(opened, s[-m:], strict=True):
-                where &= self.init[:, i] == left
+            for (_, init), left in zip(opened, s[-m:], strict=True):
+                where &= init == left
             part = b * where[None, :, None]
             key = s[:-m]
             out[key] = (out[key] + part) % self.p if key in out else part
@@ -445,16 +460,19 @@ class _Walk:
                 out[(*s, left)] = a * where
         return out
 
-    def _close(self, states: dict[tuple[int, ...], Array], t: int) -> dict[tuple[int, ...], Array]:
-        """Stop recording class t's cards left (the rest of them go with the multinomial)."""
+    def _regroup(self, states: dict[tuple[int, ...], Array], groups: list[list[int]]) -> dict[tuple[int, ...], Array]:
+        """Record one count per group of open classes (the cards left of classes in no group go
+        with the multinomial)."""
+        if len(groups) == len(next(iter(states), ())) and all(len(g) == 1 for g in groups):
+            return states
         out: dict[tuple[int, ...], Array] = {}
         for s, a in states.items():
-            key = s[:t] + s[t + 1 :]
+            key = _merged(s, groups)
             out[key] = (out[key] + a) % self.p if key in out else a
         return out
 
     def _factors(
-        self, q: int, states: dict[tuple[int, ...], Array], active: list[int], extra: Array, off: Array
+        self, q: int, states: dict[tuple[int, ...], Array], active: list[_Slot], extra: Array, off: Array
     ) -> dict[tuple[tuple[int, ...], tuple[int, ...]], Array]:
         """One player's step, per (state before, state after): the factor by cards used
         (primes x families x used). Which of its requirements are broken (signed), which cards
@@ -465,7 +483,8 @@ class _Walk:
         slots = board.slots[q]
         mine = [j for j, (_, p, _) in enumerate(board.reqs) if p == q]
         private = [i for i, k in enumerate(board.classes) if k.involved == 1 << q]
-        coupled = [(t, i) for t, i in enumerate(active) if board.classes[i].involved >> q & 1]
+        coupled = [(t, i) for t, (i, _) in enumerate(active) if board.classes[i].involved >> q & 1]
+        init = {i: self.init[:, i] for i in private} | {i: cards for i, cards in active}
         # Every way: (from, to), the branch's kernel, cards used, signed ways, families allowed.
         keys: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
         ways: list[tuple[int, int, int, int, int]] = []  # key, kernel, used, ways, need
@@ -485,7 +504,7 @@ class _Walk:
                 on_board = bool(cls.board >> q & 1) or any(board.reqs[j][0] for j in cls.reqs & placed_at)
                 forced = any(not board.reqs[j][0] for j in cls.reqs & placed_at)
                 if on_board and forced:
-                    on &= self.init[:, i] == 0  # none of its cards at q and all of them: only if none
+                    on &= init[i] == 0  # none of its cards at q and all of them: only if none
                     roles[i] = "forced"
                 else:
                     roles[i] = "board" if on_board else "forced" if forced else ""
@@ -495,9 +514,9 @@ class _Walk:
             shift = extra.copy()  # cards it uses for sure: forced, and the card given it
             for i in private:
                 if roles[i] == "board":
-                    spread += self.init[:, i]
+                    spread += init[i]
                 elif roles[i] == "forced":
-                    shift += self.init[:, i]
+                    shift += init[i]
             # Per variant: (-1)**j * C(spread, j) ways by cards used shift + j, for the branch's sign.
             picks = np.arange(slots + 1)[None, :] - shift[:, None]  # families x used
             inside = (picks >= 0) & on[:, None]
@@ -506,7 +525,7 @@ class _Walk:
                 kernel = (self.p - kernel) % self.p
             kernels.append(kernel)
             for s in states:
-                for target, used, weight, need in self._moves(s, coupled, roles):
+                for target, used, weight, need in self._moves(s, coupled, roles, init):
                     if used > slots:
                         continue
                     if need is not None:
@@ -535,7 +554,7 @@ class _Walk:
         return {key: own[j] for key, j in keys.items() if present[j]}
 
     def _moves(
-        self, s: tuple[int, ...], coupled: list[tuple[int, int]], roles: dict[int, str]
+        self, s: tuple[int, ...], coupled: list[tuple[int, int]], roles: dict[int, str], init: dict[int, Array]
     ) -> list[tuple[tuple[int, ...], int, int, Array | None]]:
         """From state s, the ways the player uses cards of the open classes it is concerned by:
         (new state, cards used, signed ways, per variant whether allowed (None: all))."""
@@ -553,7 +572,7 @@ class _Walk:
                         moved = (*target[:t], left - m, *target[t + 1 :])
                         nxt.append((moved, used + m, -weight * c if m % 2 else weight * c, need))
                 else:  # forced: all of the class, none of it taken by another player before
-                    whole = (self.init[:, i] == left).astype(np.int64)
+                    whole = (init[i] == left).astype(np.int64)
                     if not whole.any():
                         continue
                     moved = (*target[:t], 0, *target[t + 1 :])
