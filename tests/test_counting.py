@@ -39,7 +39,11 @@ def openings(draw: st.DrawFn, sizes: tuple[int, ...] = (3, 4, 6, 8), most_cards:
     at_least: dict[tuple[str, str], Requirement] = {}
     not_all: dict[tuple[str, str], Requirement] = {}
     for _ in range(draw(st.integers(0, 3 * len(players)))):
-        asker, target, c = draw(st.sampled_from(players)), draw(st.sampled_from(players)), draw(st.sampled_from(unknown))
+        asker, target, c = (
+            draw(st.sampled_from(players)),
+            draw(st.sampled_from(players)),
+            draw(st.sampled_from(unknown)),
+        )
         book = DECK.book_of(c)
         if asker == target or truth[c] in (asker, target):
             continue
