@@ -8,7 +8,8 @@ The probing corpus: games simulated with ``--style probing`` (each player probes
 own for two rounds, most asks fail), 6 and 8 players, the standard, jokers and ranks decks, and
 the standard deck under house must-declare; every view (public and each hand) at every step of
 the opening (three asks per player). It prints per group the views, the median, 99th percentile
-and worst milliseconds of one ``card_odds`` call, the worst peak of memory one view allocated
+and worst milliseconds of processor time of one ``card_odds`` call (``time.process_time``: on a
+machine shared with other work, wall time measures the load more than the count), the worst peak of memory one view allocated
 (``tracemalloc``, in a second sweep, so it does not slow the first), and the slowest views.
 
 Prints, for the 6-player and the 8-player records apart, how many views were timed, the
@@ -151,12 +152,12 @@ def probing(seeds: int, only: str) -> None:
     rows: dict[str, list[tuple[float, str]]] = {}
     too_large: dict[str, int] = {}
     for group, where, pos in views:
-        start = time.perf_counter()
+        start = time.process_time()
         try:
             card_odds(pos)
         except TooLarge:
             too_large[group] = too_large.get(group, 0) + 1
-        rows.setdefault(group, []).append(((time.perf_counter() - start) * 1000, where))
+        rows.setdefault(group, []).append(((time.process_time() - start) * 1000, where))
     peaks: dict[str, int] = {}
     tracemalloc.start()
     for group, _, pos in views:
@@ -166,7 +167,7 @@ def probing(seeds: int, only: str) -> None:
             card_odds(pos)
         peaks[group] = max(peaks.get(group, 0), tracemalloc.get_traced_memory()[1] - base)
     tracemalloc.stop()
-    print(f"card_odds on probing openings, one view (ms), seeds 0..{seeds - 1}")
+    print(f"card_odds on probing openings, one view (ms of processor time), seeds 0..{seeds - 1}")
     print(
         f"{'group':<22} {'views':>6} {'median':>7} {'p99':>7} {'worst':>7} {'peak MiB':>9} {'>250ms':>7} "
         f"{'not counted':>12}"

@@ -311,19 +311,19 @@ class _Walk:
                 active.append((i, self.init[:, i]))
             before[q] = states
             actives[q] = list(active)
-            steps[q] = self._factors(q, states, active, no_extra, self.off)
-            states = self._forward(steps[q], states, board.slots[q], reach)
-            reach += board.slots[q]
+            # After the step, classes no player to come is concerned by go with the multinomial,
+            # and classes alike for every player to come become one count: the step's ways go
+            # straight to those states.
             done |= 1 << q
-            # Classes no player to come is concerned by go with the multinomial; classes alike
-            # for every player to come become one count.
             alike: dict[tuple[int, frozenset[int]], list[int]] = {}
             for t, (i, _) in enumerate(active):
                 cls = board.classes[i]
                 if cls.involved & ~done:
                     alike.setdefault(board.future(cls, done), []).append(t)
             regroup[q] = list(alike.values())
-            states = self._regroup(states, regroup[q])
+            steps[q] = self._factors(q, states, active, no_extra, self.off, regroup[q])
+            states = self._forward(steps[q], states, board.slots[q], reach)
+            reach += board.slots[q]
             active = [(active[g[0]][0], sum((active[t][1] for t in g[1:]), active[g[0]][1])) for g in regroup[q]]
         # Cards not used go anywhere: (n - used)! ways for all the players' 1 / (slots - used)!.
         weights = np.broadcast_to(self.fact[:, board.n - np.arange(d)][:, None, :], (k, nb, d))
@@ -336,7 +336,7 @@ class _Walk:
         back: dict[tuple[int, ...], Array] = {(): np.ascontiguousarray(weights)}
         for q in reversed(board.order):
             targets = {t for _, t in steps[q]}
-            after[q] = {t: back[key] for t in targets if (key := _merged(t, regroup[q])) in back}
+            after[q] = {t: back[t] for t in targets if t in back}
             back = self._backward(steps[q], after[q], board.slots[q])
             opened = len(first.get(q, []))
             if opened:
@@ -351,7 +351,7 @@ class _Walk:
                     for r in board.classes[i].reqs:
                         is_at, who, _ = board.reqs[r]
                         off[b, r] = off[b, r] or (is_at and who == q)  # the card at q meets it
-            moved = self._factors(q, before[q], actives[q], extra, off)
+            moved = self._factors(q, before[q], actives[q], extra, off, regroup[q])
             got = self._meet(moved, before[q], after[q], board.slots[q])
             for kind in [-1, *range(len(board.classes))]:
                 if kind >= 0 and not board.mask_of(kind) >> q & 1:
@@ -460,19 +460,14 @@ class _Walk:
                 out[(*s, left)] = a * where
         return out
 
-    def _regroup(self, states: dict[tuple[int, ...], Array], groups: list[list[int]]) -> dict[tuple[int, ...], Array]:
-        """Record one count per group of open classes (the cards left of classes in no group go
-        with the multinomial)."""
-        if len(groups) == len(next(iter(states), ())) and all(len(g) == 1 for g in groups):
-            return states
-        out: dict[tuple[int, ...], Array] = {}
-        for s, a in states.items():
-            key = _merged(s, groups)
-            out[key] = (out[key] + a) % self.p if key in out else a
-        return out
-
     def _factors(
-        self, q: int, states: dict[tuple[int, ...], Array], active: list[_Slot], extra: Array, off: Array
+        self,
+        q: int,
+        states: dict[tuple[int, ...], Array],
+        active: list[_Slot],
+        extra: Array,
+        off: Array,
+        groups: list[list[int]],
     ) -> dict[tuple[tuple[int, ...], tuple[int, ...]], Array]:
         """One player's step, per (state before, state after): the factor by cards used
         (primes x families x used). Which of its requirements are broken (signed), which cards
@@ -487,9 +482,10 @@ class _Walk:
         init = {i: self.init[:, i] for i in private} | {i: cards for i, cards in active}
         # Every way: (from, to), the branch's kernel, cards used, signed ways, families allowed.
         keys: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
-        ways: list[tuple[int, int, int, int, int]] = []  # key, kernel, used, ways, need
+        # Signed ways added up by (key, kernel, cards used, families allowed).
+        ways: dict[tuple[int, int, int, int], int] = {}
         kernels: list[Array] = []
-        needs: list[Array] = [np.ones(nb, dtype=np.int64)]
+        needs: dict[bytes, int] = {np.ones(nb, dtype=np.int64).tobytes(): 0}
         for broken in range(1 << len(mine)):
             sign = -1 if broken.bit_count() % 2 else 1
             on = np.ones(nb, dtype=bool)
@@ -528,10 +524,10 @@ class _Walk:
                 for target, used, weight, need in self._moves(s, coupled, roles, init):
                     if used > slots:
                         continue
-                    if need is not None:
-                        needs.append(need)
-                    key = keys.setdefault((s, target), len(keys))
-                    ways.append((key, len(kernels) - 1, used, weight, 0 if need is None else len(needs) - 1))
+                    allowed = 0 if need is None else needs.setdefault(need.tobytes(), len(needs))
+                    key = keys.setdefault((s, _merged(target, groups)), len(keys))
+                    way = (key, len(kernels) - 1, used, allowed)
+                    ways[way] = ways.get(way, 0) + weight
         if not ways:
             return {}
         # All ways at once: each kernel shifted by the cards used, times its ways, added up by key.
@@ -540,14 +536,17 @@ class _Walk:
         for b, kernel in enumerate(kernels):
             for used in range(slots + 1):
                 shifted[b, used, :, :, used:] = kernel[:, :, : slots + 1 - used]
-        table = np.array(ways, dtype=np.int64)
-        primes = np.array(self.primes, dtype=np.int64)
-        weights = table[:, 3][:, None] % primes[None, :]  # ways x primes
-        parts = shifted[table[:, 1], table[:, 2]] * weights[:, :, None, None] % self.p[None]
-        if len(needs) > 1:
-            parts *= np.stack(needs)[table[:, 4]][:, None, :, None]
+        table = np.array(list(ways), dtype=np.int64).reshape(-1, 4)
+        weights = np.array([[w % prime for prime in self.primes] for w in ways.values()], dtype=np.int64)
+        masks = np.frombuffer(b"".join(needs), dtype=np.int64).reshape(len(needs), nb)
         own = np.zeros((len(keys), k, nb, slots + 1), dtype=np.int64)
-        np.add.at(own, table[:, 0], parts)  # fewer than 2**35 ways: no overflow
+        for lo in range(0, len(table), 1 << 12):  # a few MiB at a time
+            rows, scale = table[lo : lo + (1 << 12)], weights[lo : lo + (1 << 12)]
+            parts = shifted[rows[:, 1], rows[:, 2]] * scale[:, :, None, None] % self.p[None]
+            if len(needs) > 1:
+                parts *= masks[rows[:, 3]][:, None, :, None]
+            np.add.at(own, rows[:, 0], parts)
+            own %= self.p[None]
         inv = self.inv[:, slots - np.arange(slots + 1)]  # primes x used: 1 / (slots - used)!
         own = own % self.p[None] * inv[None, :, None, :] % self.p[None]
         present = np.asarray(own.reshape(len(keys), -1).any(axis=1), dtype=bool)
