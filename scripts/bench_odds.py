@@ -142,7 +142,7 @@ def probing_views(seeds: int, only: str) -> list[tuple[str, str, Position]]:
     return out
 
 
-def probing(seeds: int, only: str) -> None:
+def probing(seeds: int, only: str, dump: str = "") -> None:
     """Time, then measure the memory of, every view of the probing corpus."""
     import tracemalloc
 
@@ -159,6 +159,8 @@ def probing(seeds: int, only: str) -> None:
         except TooLarge:
             too_large[group] = too_large.get(group, 0) + 1
         rows.setdefault(group, []).append(((time.process_time() - start) * 1000, where))
+    if dump:
+        Path(dump).write_text(json.dumps(rows, indent=0))
     peaks: dict[str, int] = {}
     tracemalloc.start()
     for group, _, pos in views:
@@ -202,10 +204,11 @@ def main() -> None:
     parser.add_argument("--corpus", choices=("shared", "probing"), default="shared", help="which views to time")
     parser.add_argument("--seeds", type=int, default=1, help="probing corpus: games per group")
     parser.add_argument("--group", default="", help="probing corpus: only the groups whose name has this")
+    parser.add_argument("--dump", default="", help="probing corpus: write every view's time to this JSON file")
     args = parser.parse_args()
     keep_freed_memory()  # as the command line does
     if args.corpus == "probing":
-        probing(args.seeds, args.group)
+        probing(args.seeds, args.group, args.dump)
         return
     if args.emit:
         print(json.dumps(timings(args.step, args.repeat)))
