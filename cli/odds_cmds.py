@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table as RichTable
-from rich.text import Text
 
-from analyzer.analysis import solve_position
-from analyzer.knowledge import PUBLIC, ViewTracker
-from analyzer.tactics import exact_text
-from analyzer.wording import percent, plural
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from rich.text import Text
 
 from .common import (
     AT_HELP,
     JSON_HELP,
+    PUBLIC,
     AsOpt,
     AtOpt,
     JsonOpt,
@@ -41,6 +39,10 @@ def register(app: typer.Typer) -> None:
 
 def shade(f: Fraction) -> Text:
     """A percentage, shaded from dim (unlikely) to bold green (certain)."""
+    from rich.text import Text
+
+    from analyzer.wording import percent
+
     if f == 0:
         return Text("·", style="dim")
     pct = float(f) * 100
@@ -55,6 +57,15 @@ def odds(
     path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False, lenient: LenientOpt = False
 ) -> None:
     """Exact odds that each player holds each card, counting every fitting deal."""
+    from fractions import Fraction
+
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    from analyzer.analysis import solve_position
+    from analyzer.knowledge import ViewTracker
+    from analyzer.tactics import exact_text
+
     game = load_game(path, lenient)
     n = check_at(game, at)
     name = check_view(game, view)
@@ -137,6 +148,13 @@ def suggest(
     lenient: LenientOpt = False,
 ) -> None:
     """Advice for the player on turn: legal asks ranked by exact odds, and claims with their odds."""
+    from fractions import Fraction
+
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    from analyzer.wording import percent, plural
+
     game = load_game(path, lenient)
     n = check_at(game, at)
     counting_odds()

@@ -12,12 +12,9 @@ from typing import Annotated
 
 import typer
 
-from analyzer.hindsight import judged_analysis
-from analyzer.knowledge import PUBLIC
-from analyzer.tactics import explain_mistakes, mistakes, quote_odds
-
 from .common import (
     AS_HELP,
+    PUBLIC,
     WORKERS,
     LenientOpt,
     RecordArg,
@@ -67,7 +64,9 @@ def report_cmd(
     Prints the paths written. Exit 1 when the record breaks the rules (unless --lenient: the
     breaks are then marked in the report) or contradicts itself, 2 when it cannot be read.
     """
+    from analyzer.hindsight import judged_analysis
     from analyzer.replay_page import odds_table
+    from analyzer.tactics import explain_mistakes, mistakes, quote_odds
 
     game = load_game(path, lenient)
     name = check_view(game, view)
@@ -113,7 +112,9 @@ def replay_cmd(
     then steps to the first break and marks the breaks) or contradicts itself, 2 when it cannot
     be read.
     """
+    from analyzer.hindsight import judged_analysis
     from analyzer.replay_page import odds_table, write_replay
+    from analyzer.tactics import explain_mistakes, mistakes, quote_odds
 
     game = load_game(path, lenient)
     with progress_bars() as bars:
