@@ -21,6 +21,7 @@ from analyzer import record as fish
 from analyzer.advice import Adviser, suggest
 from analyzer.cards import DeckKind
 from analyzer.errors import UsageError
+from analyzer.odds import TooLarge
 from analyzer.replay import Game, replay
 from analyzer.rules import GameRules, HouseRule, RuleSet
 from analyzer.simulate import Style, simulate
@@ -207,7 +208,7 @@ def test_the_odds_bot_plays_the_same_game_as_before() -> None:
         (("odds", "counter"), 6, None, 17),
         (("counter", "odds"), 6, None, 17),
         (("odds", "odds"), 6, None, 1000),
-        (("odds", "simple"), 8, None, 3),
+        (("odds", "simple"), 6, None, 3),
         (("odds", "counter"), 6, GameRules(RuleSet.LITERATURE, DeckKind.STANDARD, True, frozenset()), 5),
         (("odds", "counter"), 6, GameRules(RuleSet.LITERATURE, DeckKind.STANDARD, False, MUST_DECLARE), 6),
         (("counter", "odds"), 6, GameRules(RuleSet.FISH, DeckKind.JOKERS, False, frozenset()), 7),
@@ -228,3 +229,13 @@ def test_advice_equals_the_count_by_count_advice_over_whole_games() -> None:
         game = replay(simulate(players=6 + 2 * (seed % 2), bluffing=bluffing, house=house, seed=100 + seed))
         for player, at in turns(game, every=2):
             check_same(game, player, at)
+
+
+@pytest.mark.slow
+def test_the_odds_bot_finishes_an_eight_player_game_the_first_way_could_not() -> None:
+    # The first way counted the bits of every ask it could make; after 15 events of this deal one
+    # of those counts costs more than the counter's budget and the game stopped there.
+    with pytest.raises(TooLarge):
+        _play(("odds", "simple"), 8, None, 3, old=True)
+    record = bots.play_deal(("odds", "simple"), 8, None, 3)
+    assert replay(record).finished
