@@ -239,3 +239,31 @@ def test_the_odds_bot_finishes_an_eight_player_game_the_first_way_could_not() ->
         _play(("odds", "simple"), 8, None, 3, old=True)
     record = bots.play_deal(("odds", "simple"), 8, None, 3)
     assert replay(record).finished
+
+
+@pytest.mark.parametrize(
+    ("name", "at", "player"),
+    [
+        ("simulated-game.fish", 44, "Fay"),  # two risky claims, 48 asks
+        ("six-and-seven.fish", 8, "Anna"),  # a certain claim
+        ("lockout.fish", 11, "Ben"),  # a lockout warning
+    ],
+)
+def test_suggest_prints_what_it_printed_when_it_counted_everything(
+    name: str, at: int, player: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    runner = CliRunner()
+    args = ["suggest", str(SAMPLES / name), "--at", str(at), "--as", player]
+    shown = runner.invoke(app, args)
+    assert shown.exit_code == 0, shown.output
+    # The table counted only what it prints; counting every ask and claim prints the same.
+    monkeypatch.setattr(Adviser, "asks", lambda self, top=None: suggest_before(self.game, self.player, self.at).asks)
+    monkeypatch.setattr(Adviser, "claims", lambda self, least=0: suggest_before(self.game, self.player, self.at).claims)
+    everything = runner.invoke(app, args)
+    assert everything.exit_code == 0, everything.output
+    assert shown.stdout == everything.stdout
+    assert "Risky claim" in shown.stdout or "Claim now" in shown.stdout or "warning" in shown.stdout
