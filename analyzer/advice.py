@@ -96,13 +96,14 @@ class AskOption:
 class Adviser:
     """The advice for the player on turn, counted only as far as each question needs.
 
-    ``asks()`` and ``claims()`` are ``suggest``'s lists; ``best_ask()`` and ``best_claim()`` are
-    their first entries, found with fewer deal counts (the bits given away only for the asks
-    tied on odds and warning, the claims only of the books that can still come first). The
-    bits of several asks in one book come from one count of the book's requirement: the deals
-    where the asker does not hold the card are all of them less those where they do.
-    ``mine`` and ``holders`` may be passed in when the caller has them (the player's position
-    after ``at`` events and ``solve``'s holders of it).
+    ``asks()`` and ``claims()`` are ``suggest``'s lists (or their first entries, ``top`` and
+    ``least``); ``best_ask()`` and ``best_claim()`` are their first entries, found with fewer
+    deal counts (the bits given away only for the asks tied on odds and warning, the claims only
+    of the books that can still come first). Every number is the one a count per question gives:
+    the bits of many asks come from the public odds and one count per book (``_middles``), cards
+    the public view cannot tell apart are counted once (``_twin``), and a claim reuses odds
+    already counted. ``mine`` and ``holders`` may be passed in when the caller has them (the
+    player's position after ``at`` events and ``solve``'s holders of it).
     """
 
     def __init__(
