@@ -26,7 +26,7 @@ from .information import PlayerInformation, player_information
 from .knowledge import PUBLIC, ViewTracker, resolve_view
 from .mistake_cost import measured_text
 from .odds import TooLarge, card_odds
-from .record import Ask, Claim, Comment, Event, Pass, Record, actor
+from .record import Ask, Claim, Comment, Event, Pass, Record
 from .render import (
     Block,
     Chart,
@@ -438,7 +438,7 @@ def _timeline(game: Game, found: MistakeReport) -> tuple[Block, ...]:
             rows.append(Row(((), (), (em(item.text),), (), (), ()), "note"))
             continue
         n += 1
-        turn = game.step(n - 1).turn or actor(item)
+        turn = game.play_state(n - 1).turn  # the rules decide it, the first turn included
         text = event_inline(game, item)
         if item.comment:
             text += (styled("muted", f"  # {item.comment}"),)
@@ -455,7 +455,7 @@ def _timeline(game: Game, found: MistakeReport) -> tuple[Block, ...]:
         )
         cells = (
             (anchor(f"event-{n}"), str(game.numbers[n - 1])),
-            (who(game, turn),),
+            (who(game, turn),) if turn is not None else (),
             text,
             result,
             (f"{a}–{b}",) if cls == "claim" else (),
