@@ -69,9 +69,9 @@ def report_cmd(
 
     game = load_game(path, lenient)
     name = check_view(game, view)
-    if odds:
-        counting_odds()
     with progress_bars() as bars, study(game, odds, replay, WORKERS, bars.stage) as studied:
+        if odds:
+            counting_odds()  # here, once the workers have their counts: they start sooner
         from analyzer.report import write_report  # matplotlib loads while the workers count
 
         update = bars.stage("writing the report")
@@ -103,8 +103,6 @@ def replay_cmd(
     from analyzer.study import study
 
     game = load_game(path, lenient)
-    if odds:
-        counting_odds()
     with progress_bars() as bars, study(game, odds, True, WORKERS, bars.stage, bits=False) as studied:
         studied.settle()
         tables = studied.tables if studied.odds else None
