@@ -17,7 +17,6 @@ import json
 from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from importlib import resources
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -30,7 +29,7 @@ from .game_text import event_inline, kind_text, score_text
 from .knowledge import PUBLIC
 from .pool import game_map
 from .record import Ask, Pass, actor
-from .render import Inline, Span
+from .render import Inline, Span, asset
 from .replay import Game
 from .rules import Outcome
 from .tactics import Mistake, MistakeReport, NotKnown, claimable, lockouts, mistake_moment, mistakes, threats
@@ -360,10 +359,6 @@ def explained(e: Explanation | NotKnown) -> str:
 # ---------------------------------------------------------------- the page
 
 
-def _asset(name: str) -> str:
-    return resources.files("analyzer").joinpath("assets", name).read_text(encoding="utf-8")
-
-
 def _json_for_script(data: dict[str, Any]) -> str:
     """JSON that cannot end its <script> element early: <, > and & are written as escapes."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
@@ -372,7 +367,7 @@ def _json_for_script(data: dict[str, Any]) -> str:
 
 def replay_html(data: dict[str, Any]) -> str:
     """The page: a static frame, the data, the script and the styles, all inline."""
-    script = _asset("replay.js")
+    script = asset("replay.js")
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     # Only this script may run (its hash); nothing may be fetched.
     csp = f"default-src 'none'; script-src 'sha256-{digest}'; style-src 'unsafe-inline'; img-src data:"
@@ -383,8 +378,8 @@ def replay_html(data: dict[str, Any]) -> str:
         f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta name="generator" content="halfsuit">\n'
-        f"<title>{title}</title>\n<style>{_asset('replay.css')}</style>\n</head>\n<body>\n"
-        f"{_asset('replay.html')}"
+        f"<title>{title}</title>\n<style>{asset('base.css')}{asset('replay.css')}</style>\n</head>\n<body>\n"
+        f"{asset('replay.html')}"
         f'<script type="application/json" id="replay-data">{_json_for_script(data)}</script>\n'
         f"<script>{script}</script>\n</body>\n</html>\n"
     )
