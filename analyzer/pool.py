@@ -198,6 +198,8 @@ class GameTasks:
 
             return Task(self, None, run)
         if self._data is None:
+            import pickle
+
             self._data = pickle.dumps(self.game)
         with _interrupts_held():
             future = _pool(self.workers).executor.submit(_call_with_game, (fn, item, self._key, self._data))

@@ -150,7 +150,6 @@ def suggest(
     lenient: LenientOpt = False,
 ) -> None:
     """Advice for the player on turn: legal asks ranked by exact odds, and claims with their odds."""
-    from fractions import Fraction
 
     from rich.table import Table as RichTable
     from rich.text import Text
