@@ -486,6 +486,7 @@ class _Walk:
         ways: dict[tuple[int, int, int, int], int] = {}
         kernels: list[Array] = []
         needs: dict[bytes, int] = {np.ones(nb, dtype=np.int64).tobytes(): 0}
+        at_once: list[tuple[Array, Array]] = []  # ways found array-wise: (rows as in ways, residues)
         for broken in range(1 << len(mine)):
             sign = -1 if broken.bit_count() % 2 else 1
             on = np.ones(nb, dtype=bool)
@@ -520,6 +521,11 @@ class _Walk:
             if sign < 0:
                 kernel = (self.p - kernel) % self.p
             kernels.append(kernel)
+            if states and not any(roles[i] == "forced" for _, i in coupled):
+                for rows, scale in self._ways_at_once(list(states), coupled, roles, groups, slots, keys):
+                    rows[:, 1] = len(kernels) - 1
+                    at_once.append((rows, scale))
+                continue
             for s in states:
                 for target, used, weight, need in self._moves(s, coupled, roles, init):
                     if used > slots:
@@ -528,7 +534,7 @@ class _Walk:
                     key = keys.setdefault((s, _merged(target, groups)), len(keys))
                     way = (key, len(kernels) - 1, used, allowed)
                     ways[way] = ways.get(way, 0) + weight
-        if not ways:
+        if not ways and not at_once:
             return {}
         # All ways at once: each kernel shifted by the cards used, times its ways, added up by key.
         k = len(self.primes)
@@ -536,8 +542,13 @@ class _Walk:
         for b, kernel in enumerate(kernels):
             for used in range(slots + 1):
                 shifted[b, used, :, :, used:] = kernel[:, :, : slots + 1 - used]
-        table = np.array(list(ways), dtype=np.int64).reshape(-1, 4)
-        weights = np.array([[w % prime for prime in self.primes] for w in ways.values()], dtype=np.int64)
+        table = np.concatenate([np.array(list(ways), dtype=np.int64).reshape(-1, 4), *(rows for rows, _ in at_once)])
+        weights = np.concatenate(
+            [
+                np.array([[w % prime for prime in self.primes] for w in ways.values()], dtype=np.int64).reshape(-1, k),
+                *(scale for _, scale in at_once),
+            ]
+        )
         masks = np.frombuffer(b"".join(needs), dtype=np.int64).reshape(len(needs), nb)
         own = np.zeros((len(keys), k, nb, slots + 1), dtype=np.int64)
         for lo in range(0, len(table), 1 << 12):  # a few MiB at a time
@@ -551,6 +562,52 @@ class _Walk:
         own = own % self.p[None] * inv[None, :, None, :] % self.p[None]
         present = np.asarray(own.reshape(len(keys), -1).any(axis=1), dtype=bool)
         return {key: own[j] for key, j in keys.items() if present[j]}
+
+    def _ways_at_once(
+        self,
+        skeys: list[tuple[int, ...]],
+        coupled: list[tuple[int, int]],
+        roles: dict[int, str],
+        groups: list[list[int]],
+        slots: int,
+        keys: dict[tuple[tuple[int, ...], tuple[int, ...]], int],
+    ) -> list[tuple[Array, Array]]:
+        """The ways of ``_moves`` from every state at once, when no class is forced onto the
+        player: per chunk of states, rows (key, 0, cards used, 0) and their signed ways modulo
+        each prime (as in ``_factors``; keys added to ``keys``)."""
+        k = len(self.primes)
+        primes = self.p[:, 0, 0][None, :]
+        every = np.array(skeys, dtype=np.int64).reshape(len(skeys), -1)
+        ts = [t for t, i in coupled if roles[i] == "board"]
+        merge = np.zeros((every.shape[1], len(groups)), dtype=np.int64)
+        for g, members in enumerate(groups):
+            merge[members, g] = 1
+        tops = every[:, ts].max(axis=0) if ts else np.zeros(0, dtype=np.int64)
+        # Every way to place some of each class on the player's row: m cards of a class at t.
+        grid = np.indices(tuple(int(x) + 1 for x in tops)).reshape(len(ts), -1).T if ts else np.zeros((1, 0), np.int64)
+        grid = grid[grid.sum(axis=1) <= slots]
+        chunk = max(1, (1 << 21) // max(1, len(grid) * max(1, len(ts))))
+        out: list[tuple[Array, Array]] = []
+        for lo in range(0, len(skeys), chunk):
+            states = every[lo : lo + chunk]
+            fits = (grid[None, :, :] <= states[:, None, ts]).all(axis=2)
+            si, mi = np.nonzero(fits)
+            m = grid[mi]
+            target = states[si]
+            target[:, ts] -= m
+            scale = np.ones((len(si), k), dtype=np.int64)
+            for c, t in enumerate(ts):  # (-1)**m * C(left, m) ways, class by class
+                scale = scale * self.signed[:, states[si, t], m[:, c]].T % primes
+            unique, inverse = np.unique(np.column_stack([si, target @ merge]), axis=0, return_inverse=True)
+            ids = np.array(
+                [keys.setdefault((skeys[lo + int(row[0])], tuple(row[1:].tolist())), len(keys)) for row in unique],
+                dtype=np.int64,
+            )
+            rows = np.zeros((len(si), 4), dtype=np.int64)
+            rows[:, 0] = ids[inverse.reshape(-1)]
+            rows[:, 2] = m.sum(axis=1)
+            out.append((rows, scale))
+        return out
 
     def _moves(
         self, s: tuple[int, ...], coupled: list[tuple[int, int]], roles: dict[int, str], init: dict[int, Array]
