@@ -550,14 +550,22 @@ class _Walk:
             ]
         )
         masks = np.frombuffer(b"".join(needs), dtype=np.int64).reshape(len(needs), nb)
+        # Each way is a multiple of one of few factors (kernel, cards used, families allowed):
+        # add up the multiples per key and factor, then multiply once.
+        combo = (table[:, 1] * (slots + 1) + table[:, 2]) * len(needs) + table[:, 3]
+        combos, which = np.unique(combo, return_inverse=True)
+        which = which.reshape(-1)
+        scales = np.zeros((len(keys), len(combos), k), dtype=np.int64)
+        for lo in range(0, len(table), 1 << 20):  # sums of residues below 2**28 stay below 2**48
+            np.add.at(scales, (table[lo : lo + (1 << 20), 0], which[lo : lo + (1 << 20)]), weights[lo : lo + (1 << 20)])
+            scales %= self.p[None, :, 0, 0]
+        branch_of, rest = np.divmod(combos, (slots + 1) * len(needs))
+        used_of, need_of = np.divmod(rest, len(needs))
+        factor = shifted[branch_of, used_of] * masks[need_of][:, None, :, None]  # combos x primes x families x used
         own = np.zeros((len(keys), k, nb, slots + 1), dtype=np.int64)
-        for lo in range(0, len(table), 1 << 12):  # a few MiB at a time
-            rows, scale = table[lo : lo + (1 << 12)], weights[lo : lo + (1 << 12)]
-            parts = shifted[rows[:, 1], rows[:, 2]] * scale[:, :, None, None] % self.p[None]
-            if len(needs) > 1:
-                parts *= masks[rows[:, 3]][:, None, :, None]
-            np.add.at(own, rows[:, 0], parts)
-            own %= self.p[None]
+        for lo in range(0, len(combos), _SUMS):
+            part = np.einsum("ack,ckbv->akbv", scales[:, lo : lo + _SUMS], factor[lo : lo + _SUMS])
+            own = (own + part) % self.p[None]
         inv = self.inv[:, slots - np.arange(slots + 1)]  # primes x used: 1 / (slots - used)!
         own = own % self.p[None] * inv[None, :, None, :] % self.p[None]
         present = np.asarray(own.reshape(len(keys), -1).any(axis=1), dtype=bool)
