@@ -52,7 +52,7 @@ class Routes:
     small_keep: int = 1 << 12
     simplex_least: int = 1 << 9
     max_states: int = 1 << 21
-    boards_cheap: int = 3_000_000
+    boards_cheap: int = 10_000_000
     books_cheap: int = 20_000_000
     budget_ns: int = 20_000_000_000
     books_weight: int = 400
