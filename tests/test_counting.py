@@ -11,11 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer import solver
+from analyzer import knowledge, solver
 from analyzer.cards import Card, DeckKind, make_deck
 from analyzer.knowledge import PUBLIC, Position, Requirement
-from analyzer.odds import Counter, Routes, TooLarge, card_odds, count_deals
+from analyzer.odds import Counter, Routes, TooLarge, card_odds, count_deals, route
 from analyzer.odds.boards import Board
+from analyzer.replay import replay
+from analyzer.rules import HouseRule
+from analyzer.simulate import Style, simulate
 from analyzer.solver import NoFit
 
 from .odds_oracle import brute_force, odds_from_counts, plain_count
@@ -170,3 +173,27 @@ def test_no_deal_fits_an_impossible_opening() -> None:
     pos.allowed = {c: tuple(p for p in ps if p != "Bob") for c, ps in pos.allowed.items()}
     with pytest.raises(NoFit):
         count_deals(pos, BOARDS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [6, 8])
+@pytest.mark.parametrize(
+    ("deck", "house"),
+    [
+        (DeckKind.STANDARD, frozenset()),
+        (DeckKind.JOKERS, frozenset()),
+        (DeckKind.RANKS, frozenset()),
+        (DeckKind.STANDARD, frozenset({HouseRule.MUST_DECLARE})),
+    ],
+)
+def test_every_view_of_probing_openings_has_a_counter_within_the_budget(
+    players: int, deck: DeckKind, house: frozenset[HouseRule]
+) -> None:
+    """The routes of the benchmark's corpus (``scripts/bench_odds.py --corpus probing``, seeds 0
+    and 1): no view is left uncounted (``TooLarge``)."""
+    for seed in (0, 1):
+        rec = simulate(players=players, deck=deck, house=house, seed=seed, style=Style.PROBING)
+        game = replay(rec)
+        for at in range(min(len(rec.events), 3 * players) + 1):
+            for view in [PUBLIC, *rec.hands]:
+                route(knowledge.position(game, at, view))

@@ -79,8 +79,8 @@ def information(before: int, after: int) -> float:
 def route(pos: Position, odds: bool = True, routes: Routes = DEFAULT) -> Counter:
     """The counter for a view: the board walk when it is cheap; else the book-by-book count when
     it is cheap, or cheaper, and fits its memory bound; else the walk when it fits the budget,
-    else the book-by-book count when it likely does. ``TooLarge`` when neither fits the budget
-    (``Routes.budget_ns``, ``Routes.max_states``, ``Routes.books_likely``)."""
+    else the one that likely does. ``TooLarge`` when neither fits the budget (``Routes.budget_ns``,
+    ``Routes.max_states``, ``Routes.books_likely``, ``Routes.walk_likely``)."""
     from .boards import Board
 
     return Counter.BOARDS if isinstance(_counter(pos, odds, routes), Board) else Counter.BOOKS
@@ -108,6 +108,8 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount:
         return board
     if books.fits and books.cost * routes.books_likely <= routes.budget_ns:
         return books
+    if walk <= routes.budget_ns * routes.walk_likely:
+        return board
     best = walk if by_books is None else min(walk, by_books)
     raise TooLarge(_too_large(pos, f"about {best / 1e9:,.0f} s by the cheaper of the two counters"))
 
