@@ -44,12 +44,13 @@ from ..knowledge import Position
 from .arithmetic import SMALL_PRIMES, Array, crt, deal_bound, primes_for, tables
 
 _SUMS = 120  # products of two residues below 2**28 that add up below 2**63
-# Nanoseconds (of processor time) of the walk on this project's machine: fixed, per way a
-# player's step goes from a state, and per array element each of those goes through (fitted on
-# probing openings of 6 and 8 players: the estimate is within 0.4 to 2 times the time taken).
-_NS_FIXED = 9_000_000
-_NS_WAY = 500
-_NS_ELEMENT = 0.4
+# Nanoseconds of the walk on this project's machine, as fitted before its steps went array-wise
+# (kept: the routes weigh the book-by-book count against these): fixed, per way a player's step
+# goes from a state, and per array element each of those goes through. The walk now takes about
+# a third of this on small views and an eighth to a tenth on the biggest.
+_NS_FIXED = 3_000_000
+_NS_WAY = 30_000
+_NS_ELEMENT = 3.0
 
 
 @dataclass

@@ -45,7 +45,7 @@ class Routes:
     - ``books_likely``: the same, as the book-by-book count usually turns out (its plan errs high,
       5 to 160 times on probing openings): a view whose board walk is past the budget is counted
       book by book when this says it fits the budget; else by the walk when its estimate over
-      ``walk_likely`` does (on the biggest views the estimate errs high about 8 to 10 times).
+      ``walk_likely`` does (on the biggest views the estimate errs high 75 to 270 times).
     """
 
     counter: Counter = Counter.AUTO
@@ -53,12 +53,12 @@ class Routes:
     small_keep: int = 1 << 12
     simplex_least: int = 1 << 9
     max_states: int = 1 << 21
-    boards_cheap: int = 10_000_000
+    boards_cheap: int = 3_000_000
     books_cheap: int = 20_000_000
     budget_ns: int = 20_000_000_000
     books_weight: int = 400
     books_likely: int = 10
-    walk_likely: int = 8
+    walk_likely: int = 64
 
     @staticmethod
     def whole_boxes() -> Routes:
