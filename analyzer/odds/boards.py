@@ -62,6 +62,7 @@ class _Class:
     board: int
     reqs: frozenset[int]
     involved: int  # players the class concerns: its board and its requirements' players
+    in_reqs: int = 0  # its requirements, as bits over ``Board.reqs``
 
 
 class Board:
@@ -102,6 +103,7 @@ class Board:
                     reqs.append((False, q, cards))
             # else the player cannot have been dealt them all: the requirement always holds
         self.reqs = reqs
+        self.reqs_by_player = [sum(1 << j for j, r in enumerate(reqs) if r[1] == q) for q in range(len(self.players))]
         keyed: dict[tuple[int, frozenset[int]], list[Card]] = {}
         self.free: list[Card] = []
         for c in pos.allowed:
@@ -115,7 +117,7 @@ class Board:
             involved = board
             for j in rs:
                 involved |= 1 << reqs[j][1]
-            self.classes.append(_Class(same, board, rs, involved))
+            self.classes.append(_Class(same, board, rs, involved, sum(1 << j for j in rs)))
         self.order = self._order()
 
     def _order(self) -> list[int]:
@@ -124,18 +126,24 @@ class Board:
         n = len(self.players)
         coupling = [k for k in self.classes if k.involved.bit_count() > 1]
         best: tuple[tuple[int, int], list[int]] | None = None
+        if not coupling:
+            return list(range(n))
+        sizes: dict[int, int] = {}
+
+        def size_after(placed: int) -> int:
+            if placed not in sizes:
+                sizes[placed] = self._open_states(coupling, placed)
+            return sizes[placed]
+
         for first in range(n):
             order = [first]
             placed = 1 << first
-            worst = total = self._open_states(coupling, placed)
+            worst = total = size_after(placed)
             while len(order) < n:
-                nxt = min(
-                    (p for p in range(n) if not placed >> p & 1),
-                    key=lambda p: (self._open_states(coupling, placed | 1 << p), p),
-                )
+                nxt = min((p for p in range(n) if not placed >> p & 1), key=lambda p: (size_after(placed | 1 << p), p))
                 order.append(nxt)
                 placed |= 1 << nxt
-                size = self._open_states(coupling, placed)
+                size = size_after(placed)
                 worst = max(worst, size)
                 total += size
             if best is None or (worst, total) < best[0]:
@@ -147,21 +155,23 @@ class Board:
         during the step from ``before`` to ``placed``). Open classes alike for every player still
         to come are one count (``_Walk`` merges them)."""
         done = placed if before is None else before
-        merged: dict[tuple[int, frozenset[int]], int] = {}
+        reqs_done = self.reqs_of(done)
+        seen = placed if before is None else before | placed
+        merged: dict[tuple[int, int], int] = {}
         for k in coupling:
-            if before is None:
-                is_open = bool(k.involved & placed) and bool(k.involved & ~placed)
-            else:
-                is_open = bool(k.involved & (before | placed)) and bool(k.involved & ~before)
-            if is_open:
-                key = self.future(k, done)
+            if k.involved & seen and k.involved & ~done:
+                key = (k.board & ~done, k.in_reqs & ~reqs_done)
                 merged[key] = merged.get(key, 0) + len(k.cards)
         return math.prod(left + 1 for left in merged.values())
 
-    def future(self, k: _Class, done: int) -> tuple[int, frozenset[int]]:
+    def reqs_of(self, players: int) -> int:
+        """The requirements of these players, as bits over ``reqs``."""
+        return sum(bits for q, bits in enumerate(self.reqs_by_player) if players >> q & 1)
+
+    def future(self, k: _Class, done: int) -> tuple[int, int]:
         """What a class is to the players not yet walked (``done`` are): who of them it is
-        forbidden to, and which of their requirements it is in."""
-        return k.board & ~done, frozenset(j for j in k.reqs if not done >> self.reqs[j][1] & 1)
+        forbidden to, and which of their requirements it is in (bits over ``reqs``)."""
+        return k.board & ~done, k.in_reqs & ~self.reqs_of(done)
 
     def estimate(self, odds: bool) -> int:
         """About how many nanoseconds the walk takes (fitted on this project's machine): per
@@ -317,7 +327,7 @@ class _Walk:
             # and classes alike for every player to come become one count: the step's ways go
             # straight to those states.
             done |= 1 << q
-            alike: dict[tuple[int, frozenset[int]], list[int]] = {}
+            alike: dict[tuple[int, int], list[int]] = {}
             for t, (i, _) in enumerate(active):
                 cls = board.classes[i]
                 if cls.involved & ~done:
