@@ -31,6 +31,8 @@ from .common import (
     team_style,
 )
 
+RISKY = Fraction(1, 100)  # the least odds of a claim that ``suggest`` shows as a risky claim
+
 
 def register(app: typer.Typer) -> None:
     app.command()(odds)
@@ -148,7 +150,6 @@ def suggest(
     lenient: LenientOpt = False,
 ) -> None:
     """Advice for the player on turn: legal asks ranked by exact odds, and claims with their odds."""
-    from fractions import Fraction
 
     from rich.table import Table as RichTable
     from rich.text import Text
@@ -158,11 +159,17 @@ def suggest(
     game = load_game(path, lenient)
     n = check_at(game, at)
     counting_odds()
-    from analyzer.advice import suggest as advise
+    from analyzer.advice import Advice, Adviser
     from analyzer.odds import TooLarge
 
     try:
-        advice = advise(game, view, n)
+        adviser = Adviser(game, view, n)
+        if json_out:
+            advice = Advice(adviser.player, n, adviser.odds.deals, adviser.asks(), adviser.claims())
+        else:
+            # Only what is printed: the first asks, and the claims at least 1% likely to be right.
+            advice = Advice(adviser.player, n, adviser.odds.deals, adviser.asks(top), adviser.claims(RISKY))
+            legal = len(adviser.options())
     except TooLarge as exc:
         if json_out:
             print_json({"at": n, "as": view, "deals": None, "asks": [], "claims": [], "not_counted": exc.message})
@@ -196,9 +203,9 @@ def suggest(
         pct = percent(a.odds)
         table.add_row(plain(f"ask {a.target} for {a.card.pretty}"), pct, f"{a.given:.2f}", plain(a.warning or ""))
     out.print(table)
-    if len(advice.asks) > top:
-        out.print(f"[dim]{plural(len(advice.asks) - top, 'more legal ask')} (--top to show them)[/dim]")
-    likely = [c for c in advice.claims if 0 < c.right < 1 and c.right >= Fraction(1, 100)]
+    if legal > top:
+        out.print(f"[dim]{plural(legal - top, 'more legal ask')} (--top to show them)[/dim]")
+    likely = [c for c in advice.claims if 0 < c.right < 1 and c.right >= RISKY]
     for c in likely[:3]:
         out.print(
             f"[yellow]Risky claim[/yellow] ({percent(c.right)} right, book with your team "
