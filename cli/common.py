@@ -81,12 +81,22 @@ JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
 # Characters that steer a terminal (ESC starts its control sequences; C1 controls, bidi
 # overrides) and lone surrogates, which no terminal encoding can carry.
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNPRINTABLE = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+# The same among the characters of ASCII: text of ASCII alone (nearly all) is shown without
+# compiling the whole class, which takes as long as loading a small module.
+_UNPRINTABLE_ASCII = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+
+
+@functools.cache
+def _unprintable() -> re.Pattern[str]:
+    return re.compile(_UNPRINTABLE)
 
 
 def visible(text: object) -> str:
     """``text`` with control characters shown as escapes (``\\x1b``), safe to write to a terminal."""
-    return _UNPRINTABLE.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", str(text))
+    shown = str(text)
+    pattern = _UNPRINTABLE_ASCII if shown.isascii() else _unprintable()
+    return pattern.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", shown)
 
 
 def plain(text: object) -> str:
@@ -168,8 +178,11 @@ def load_record(path: Path) -> Record:
 def load_game(path: Path, lenient: bool = False, warn: bool = True) -> Game:
     """Read and replay a record: strictly (the first rule break is an error), or leniently, each
     break then told on stderr unless ``warn`` is off (for commands that list them themselves)."""
+    import gc
+
     from analyzer.replay import replay
 
+    gc.freeze()  # the library just loaded: see cli.main
     game = replay(load_record(path), lenient=lenient)
     if warn:
         for line in break_lines(game):
