@@ -20,6 +20,8 @@ from .pool import game_map
 from .record import Ask
 from .replay import Game
 
+PARALLEL_FROM = 40  # events from which the counts go to worker processes (fewer: all in this one)
+
 
 @dataclass(frozen=True)
 class AskInformation:
@@ -78,6 +80,13 @@ def ask_information(
     ``progress(done, total)`` is called as each stretch is counted.
     """
     last = len(game.events) if upto is None else upto
+    if last < PARALLEL_FROM:
+        # A short record: starting worker processes would cost more than its few counts.
+        tick = counter(1, progress)
+        found = _information_between(game, (1, last))
+        if tick is not None:
+            tick(found)
+        return found
     if workers <= 1 and progress is None:
         return _information_between(game, (1, last))
     size = max(1, -(-last // (4 * max(1, workers))))

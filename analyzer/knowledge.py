@@ -176,7 +176,7 @@ class ViewTracker:
                 self.exclusions[card].append((event, player))
 
         self.asks: list[tuple[int, str, Book, int]] = []  # (event, asker, book, settled from step)
-        self.declares: list[tuple[int, str, Book, int]] = []  # must-declare: not the whole book
+        declared: list[tuple[int, str, Book]] = []  # must-declare: the asker did not hold a whole book
         for i, e in enumerate(events, start=1):
             before = i - 1
             if isinstance(e, Ask):
@@ -198,15 +198,34 @@ class ViewTracker:
                 if record.rules.must_declare:
                     for b in self.deck.books:
                         claimed = history[b.cards[0]].claimed
-                        if claimed is not None and claimed <= before:
-                            continue
-                        elsewhere = [reveal[c] for c in b.cards if c in origin and held_at(c, before) != e.asker]
-                        self.declares.append((i, e.asker, b, max(i, min(elsewhere, default=INF))))
+                        if claimed is None or claimed > before:
+                            declared.append((i, e.asker, b))
             elif isinstance(e, Claim):
                 for card, holder in e.truth.items():
                     where = held_at(card, before)
                     if where is not None and where != holder:
                         note(max(i, reveal[card]), i, f"the claim shows {card} at {holder}, but {where} held it")
+        first_out: dict[tuple[Card, str], int] = {}
+        for c, found in self.exclusions.items():
+            for event, p in found:
+                first_out.setdefault((c, p), event)
+
+        def settles(event: int, player: str, book: Book) -> int:
+            """The first step from which the ask's must-declare requirement surely holds (INF if
+            none): a card of the book shown elsewhere than with the player (where it was at the
+            ask), or one the player is ruled out of while it is still unseen."""
+            found = INF
+            out_of_all = player in hands  # the view's own player holds no card but their own
+            for c in book.cards:
+                r = reveal.get(c, INF)
+                if r < INF and (origin[c] if r >= event else held_at(c, event - 1)) != player:
+                    found = min(found, max(event, r))
+                start = max(event, 0 if out_of_all else first_out.get((c, player), INF))
+                if start < r:
+                    found = min(found, start)
+            return found
+
+        self.declares = [(i, p, b, settles(i, p, b)) for i, p, b in declared]
 
     def contradiction(self, at: int) -> Contradiction | None:
         """The direct contradiction the view sees after ``at`` events, if any (earliest first)."""

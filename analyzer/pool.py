@@ -17,7 +17,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import itertools
-import pickle
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -132,6 +131,8 @@ def game_map(
     """``fn(game, item)`` for every item, like ``process_map``; each worker unpickles the game once per map."""
     if workers <= 1 or len(items) <= 1:
         return [_seen(fn(game, item), each) for item in items]
+    import pickle  # (loaded only when the work goes to worker processes)
+
     data = pickle.dumps(game)
     key = next(_KEYS)
     return process_map(_call_with_game, [(fn, item, key, data) for item in items], workers, each)
@@ -197,6 +198,8 @@ class GameTasks:
 
             return Task(self, None, run)
         if self._data is None:
+            import pickle
+
             self._data = pickle.dumps(self.game)
         with _interrupts_held():
             future = _pool(self.workers).executor.submit(_call_with_game, (fn, item, self._key, self._data))
@@ -251,5 +254,7 @@ def _call_with_game(job: tuple[Callable[[Game, T], R], T, int, bytes]) -> R:
     fn, item, key, data = job
     if key not in _GAMES:
         _GAMES.clear()
+        import pickle
+
         _GAMES[key] = pickle.loads(data)
     return fn(_GAMES[key], item)

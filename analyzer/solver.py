@@ -14,15 +14,18 @@ from one maximum flow: an edge class -> slot not carrying flow can carry some in
 exactly when it lies on a cycle of the residual graph, i.e. when both ends are in the same
 strongly connected component.
 
-``not_all`` requirements (house ``must-declare``) do not fit a flow; when a position has any,
-the solver branches on them (each branch forbids one card of the book to that player), which
-stays exact.
+``not_all`` requirements (house ``must-declare``: the asker did not hold every never-shown
+card of a book) are capacities too: the player holds at most all but one of those cards, so the
+book's cards reach that player through a *gate* of that capacity, and the same flow and
+components answer (``_through_gates``). A record gives one such set per player and book, so a
+player's gates are disjoint; sets that overlap (only in a position made by hand) are branched
+on, each branch forbidding the player one card of the set.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TypeVar
@@ -35,7 +38,8 @@ from .wording import either, plural
 K = TypeVar("K", bound=Hashable)  # a class of cards in a flow
 S = TypeVar("S", bound=Hashable)  # a slot of a flow
 Slot = tuple[str, str]  # (player, book name) for a reserved slot, (player, "") for general ones
-ClassKey = tuple[str, tuple[str, ...]]  # (book name if it has reserved slots, else ""; allowed players)
+ClassKey = tuple[str, tuple[str, ...], tuple[str, ...]]  # (book name if it has reserved slots or gates, else "";
+# allowed players; the players whose gate its cards go through)
 
 
 @dataclass
@@ -69,21 +73,15 @@ class _Outcome:
     placement: dict[ClassKey, tuple[tuple[str, int], ...]]  # class -> (player, how many)
 
 
-def _classes(
-    pos: Position, allowed: dict[Card, tuple[str, ...]], reserved: frozenset[Slot]
-) -> dict[ClassKey, list[Card]]:
-    reserved_books = {b for _, b in reserved}
-    groups: dict[ClassKey, list[Card]] = {}
-    for c, ps in allowed.items():
-        book = pos.deck.book_of(c).name
-        key = (book if book in reserved_books and any((p, book) in reserved for p in ps) else "", ps)
-        groups.setdefault(key, []).append(c)
-    return groups
-
-
 def _flow_problem(
-    pos: Position, allowed: dict[Card, tuple[str, ...]]
+    pos: Position, allowed: dict[Card, tuple[str, ...]], gates: Mapping[Slot, frozenset[Card]] | None = None
 ) -> tuple[dict[ClassKey, list[Card]], tuple[tuple[ClassKey, int], ...], tuple[tuple[Slot, int], ...]]:
+    """The classes of cards, their sizes and the slots' capacities.
+
+    A class is the cards with the same allowed players and, where the book has a reserved slot
+    or a gate for one of them, the same book; its key also names the players whose gate (a
+    ``not_all`` requirement, see ``_gates``) its cards go through.
+    """
     required: dict[str, list[Requirement]] = {p: [] for p in pos.players}
     for r in pos.at_least:
         required[r.player].append(r)
@@ -97,23 +95,54 @@ def _flow_problem(
             capacity[(p, "")] = general
         for r in required[p]:
             capacity[(p, r.book.name)] = 1
-    groups = _classes(pos, allowed, frozenset(s for s in capacity if s[1]))
+    special = {s for s in capacity if s[1]} | set(gates or ())
+    groups: dict[ClassKey, list[Card]] = {}
+    for c, ps in allowed.items():
+        book = pos.deck.book_of(c).name
+        if not any((p, book) in special for p in ps):
+            book = ""
+        gated = tuple(p for p in ps if c in gates.get((p, book), ())) if gates else ()
+        groups.setdefault((book, ps, gated), []).append(c)
     sizes = tuple(sorted((k, len(v)) for k, v in groups.items()))
     return groups, sizes, tuple(sorted(capacity.items()))
 
 
+def _read_off(
+    groups: Mapping[ClassKey, list[Card]], outcome: _Outcome
+) -> tuple[dict[Card, tuple[str, ...]], dict[Card, str]]:
+    """Possible players (in seat order) of every card of the classes, and the witness placement."""
+    possible: dict[Card, tuple[str, ...]] = {}
+    witness: dict[Card, str] = {}
+    for key, cards in groups.items():
+        can = outcome.possible[key]
+        seated = tuple(p for p in key[1] if p in can)  # allowed players are in seat order
+        i = 0
+        for p, n in outcome.placement[key]:
+            for c in cards[i : i + n]:
+                witness[c] = p
+            i += n
+        for c in cards:
+            possible[c] = seated
+    return possible, witness
+
+
 @lru_cache(maxsize=4096)
-def _solve_classes(sizes: tuple[tuple[ClassKey, int], ...], capacity: tuple[tuple[Slot, int], ...]) -> _Outcome:
+def _solve_classes(
+    sizes: tuple[tuple[ClassKey, int], ...], capacity: tuple[tuple[Slot, int], ...], gates: GateCaps = ()
+) -> _Outcome:
     """Place every class in slots (a maximum flow), then read off where else each class can go.
 
-    Cached: consecutive steps often leave the hidden part of a view unchanged.
+    With ``gates`` (house must-declare), the cards of a class reach a player named in the third
+    part of its key through that player's gate for the book, a node that passes at most the
+    gate's capacity on to the player's slots. Cached: consecutive steps often leave the hidden
+    part of a view unchanged.
     """
     room = dict(capacity)
     load = dict.fromkeys(room, 0)
     size = dict(sizes)
     adj: dict[ClassKey, list[Slot]] = {}
     for key, _ in sizes:
-        book, players = key
+        book, players, _ = key
         out = []
         for p in players:
             if book and (p, book) in room:
@@ -142,6 +171,10 @@ def _solve_classes(sizes: tuple[tuple[ClassKey, int], ...], capacity: tuple[tupl
             if reached is not None:
                 stuck = {key} | {k for _, k in reached.values()}
                 raise NoFit(_explain(stuck, set(reached), size, room))
+    if gates:
+        gated = _through_gates(sizes, room, gates, flow)
+        if gated is not None:
+            return gated
     # Residual paths between slots: a unit of a class at q can move to q' (another slot it may use).
     succ: dict[Hashable, list[Hashable]] = {q: [] for q in room}
     for key, m in sizes:
@@ -158,12 +191,17 @@ def _solve_classes(sizes: tuple[tuple[ClassKey, int], ...], capacity: tuple[tupl
         can = {q[0] for q in used}
         can.update(q[0] for q in adj[key] if component[q] in mine)
         possible[key] = frozenset(can)
-        per: dict[str, int] = {}
-        for q, n in flow[key].items():
-            if n > 0:
-                per[q[0]] = per.get(q[0], 0) + n
-        placement[key] = tuple(per.items())
+        placement[key] = _per_player(flow[key].items())
     return _Outcome(possible, placement)
+
+
+def _per_player(flow: Iterable[tuple[Node, int]]) -> tuple[tuple[str, int], ...]:
+    """How many units of a class each player takes (every node's first part is its player)."""
+    per: dict[str, int] = {}
+    for q, n in flow:
+        if n > 0:
+            per[q[0]] = per.get(q[0], 0) + n
+    return tuple(per.items())
 
 
 def augment(
@@ -274,130 +312,283 @@ def _relaxed(
 ) -> tuple[dict[Card, tuple[str, ...]], dict[Card, str]]:
     """Possible players (in seat order) of every never-shown card and a witness deal, ignoring ``not_all``."""
     groups, sizes, capacity = _flow_problem(pos, allowed)
-    outcome = _solve_classes(sizes, capacity)
-    possible: dict[Card, tuple[str, ...]] = {}
-    witness: dict[Card, str] = {}
-    for key, cards in groups.items():
-        can = outcome.possible[key]
-        seated = tuple(p for p in key[1] if p in can)  # allowed players are in seat order
-        i = 0
-        for p, n in outcome.placement[key]:
-            for c in cards[i : i + n]:
-                witness[c] = p
-            i += n
-        for c in cards:
-            possible[c] = seated
-    return possible, witness
+    return _read_off(groups, _solve_classes(sizes, capacity))
 
 
 def solve(pos: Position) -> Solution:
     """Holders of every card in play in this position; raises NoFit when no deal fits."""
-    # A player who may not hold every card of a book, or has fewer slots than it has cards,
-    # never holds all of it: such requirements always hold and need no branching.
-    binding = [
-        r
-        for r in pos.not_all
-        if not r.cards
-        or (all(r.player in pos.allowed.get(c, ()) for c in r.cards) and len(r.cards) <= pos.slots[r.player])
-    ]
-    if len(binding) != len(pos.not_all):
-        pos = replace(pos, not_all=binding)
-    if pos.not_all:
-        branched, witness = _branching(pos)
-        possible = {c: tuple(p for p in pos.players if p in ps) for c, ps in branched.items()}
-    else:
-        possible, witness = _relaxed(pos, pos.allowed)
+    possible, witness = _possible(pos)
     known = pos.known
     holders = {c: (known[c],) if c in known else possible[c] for c in pos.in_play}
     return Solution(holders, witness, {c: possible[c] for c in pos.allowed})
 
 
-def _violated(pos: Position, deal: dict[Card, str]) -> Requirement | None:
-    for r in pos.not_all:
-        if all(deal.get(c) == r.player for c in r.cards):
-            return r
-    return None
-
-
-def _fitting_deal(
-    pos: Position, allowed: dict[Card, tuple[str, ...]], force: tuple[Card, str] | None
-) -> dict[Card, str] | None:
-    """One deal meeting every constraint, ``not_all`` included, or None; branches on not_all."""
-    if force is not None:
-        card, player = force
-        if player not in allowed[card]:
-            return None
-        allowed = {**allowed, card: (player,)}
+def _possible(pos: Position) -> tuple[dict[Card, tuple[str, ...]], dict[Card, str]]:
+    """Possible players (in seat order) of every never-shown card, and a witness deal."""
+    gates, tangled = _gates(pos)
+    if tangled is not None:
+        return _branch(pos, tangled)
+    if not gates:
+        return _relaxed(pos, pos.allowed)
+    groups, sizes, capacity = _flow_problem(pos, pos.allowed, gates)
     try:
-        _, deal = _relaxed(pos, allowed)
-    except NoFit:
-        return None
-    broken = _violated(pos, deal)
-    if broken is None:
-        return deal
-    for c in sorted(broken.cards, key=pos.deck.cards.index):
-        narrowed = {**allowed, c: tuple(p for p in allowed[c] if p != broken.player)}
-        if not narrowed[c]:
-            continue
-        found = _fitting_deal(pos, narrowed, None)
-        if found is not None:
-            return found
-    return None
-
-
-def _swapped(pos: Position, deal: dict[Card, str], hands: dict[str, set[Card]], card: Card, player: str) -> Card | None:
-    """A card of ``player``'s in ``deal`` (``hands``: the deal by player) that can swap places with
-    ``card``: the deal with the two swapped fits too (same slots; the two players' requirements
-    checked again). None when none can."""
-    other = deal[card]
-    for c in hands[player]:
-        if other not in pos.allowed[c]:
-            continue
-        swapped = {player: hands[player] - {c} | {card}, other: hands[other] - {card} | {c}}
-        if all(swapped[r.player] & r.cards for r in pos.at_least if r.player in swapped) and not any(
-            r.cards <= swapped[r.player] for r in pos.not_all if r.player in swapped
-        ):
-            return c
-    return None
-
-
-def _branching(pos: Position) -> tuple[dict[Card, set[str]], dict[Card, str]]:
-    candidates, witness = _relaxed(pos, pos.allowed)  # raises NoFit with a reason when the flow fails
-    # A player no deal of the relaxed problem gives some card of the book never holds it all.
-    binding = [r for r in pos.not_all if all(r.player in candidates[c] for c in r.cards)]
-    if not binding:
-        return {c: set(ps) for c, ps in candidates.items()}, witness
-    pos = replace(pos, not_all=binding)
-    first = _fitting_deal(pos, pos.allowed, None)
-    if first is None:
-        names = ", ".join(f"{r.player} ({r.book.name}, {r.label})" for r in pos.not_all)
+        outcome = _solve_classes(sizes, capacity, tuple(sorted((g, len(cs) - 1) for g, cs in gates.items())))
+    except (NoFit, _Unfit):
+        candidates, _ = _relaxed(pos, pos.allowed)  # raises NoFit with its reason when the asks alone fail
+        names = ", ".join(
+            f"{r.player} ({r.book.name}, {r.label})"
+            for r in pos.not_all
+            if all(r.player in candidates.get(c, ()) for c in r.cards)
+        )
         raise NoFit(
             f"every deal that fits the asks gives a whole book to a player who asked instead of claiming: {names}"
-        )
-    possible: dict[Card, set[str]] = {c: set() for c in pos.allowed}
-    found: list[tuple[dict[Card, str], dict[str, set[Card]]]] = []
+        ) from None
+    return _read_off(groups, outcome)
 
-    def add(deal: dict[Card, str]) -> None:
-        hands: dict[str, set[Card]] = {p: set() for p in pos.players}
-        for c, p in deal.items():
-            possible[c].add(p)
-            hands[p].add(c)
-        found.append((deal, hands))
 
-    add(first)
-    for c in pos.allowed:
-        for p in sorted(candidates[c], key=pos.players.index):
-            if p in possible[c]:
-                continue
-            # Most pairs come from a deal already found by swapping two cards; else a flow.
-            for deal, hands in found:
-                other = _swapped(pos, deal, hands, c, p)
-                if other is not None:
-                    possible[c].add(p)
-                    possible[other].add(deal[c])
-                    break
+def _gates(pos: Position) -> tuple[dict[Slot, frozenset[Card]], Requirement | None]:
+    """The ``not_all`` requirements that bind, as gates: (player, book) -> the cards the player
+    may not hold all of; second, a requirement to branch on, if any.
+
+    A player who may not hold some card of the set, or has fewer slots than it has cards, never
+    holds all of it; a set holding another of the same player's is implied by it. A record
+    gives one set per player and book (the book's never-shown cards), so what is left is
+    disjoint per player and each set is a capacity of the flow. A set that overlaps another
+    of its player's (only a position made by hand has one) is returned to branch on.
+    """
+    mine: dict[str, dict[frozenset[Card], Requirement]] = {}
+    for r in pos.not_all:
+        cards = r.cards
+        if cards and not (all(r.player in pos.allowed.get(c, ()) for c in cards) and len(cards) <= pos.slots[r.player]):
+            continue
+        mine.setdefault(r.player, {}).setdefault(cards, r)
+    gates: dict[Slot, frozenset[Card]] = {}
+    for player, sets in mine.items():
+        least = [s for s in sets if not any(t < s for t in sets)]
+        for s in least:
+            r = sets[s]
+            key = (player, r.book.name)
+            if key in gates or not s <= frozenset(r.book.cards) or any(not s.isdisjoint(t) for t in least if t != s):
+                return {}, r
+            gates[key] = s
+    return gates, None
+
+
+def _branch(pos: Position, r: Requirement) -> tuple[dict[Card, tuple[str, ...]], dict[Card, str]]:
+    """Every deal meeting ``r`` leaves some card of it to another player: the union over those cards."""
+    others = [x for x in pos.not_all if x is not r]
+    possible: dict[Card, tuple[str, ...]] = {}
+    witness: dict[Card, str] | None = None
+    for c in sorted(r.cards, key=pos.deck.cards.index):
+        left = tuple(p for p in pos.allowed[c] if p != r.player)
+        if not left:
+            continue
+        try:
+            found, deal = _possible(replace(pos, allowed={**pos.allowed, c: left}, not_all=others))
+        except NoFit:
+            continue
+        witness = witness or deal
+        for card, ps in found.items():
+            possible[card] = tuple(p for p in pos.players if p in ps or p in possible.get(card, ()))
+    if witness is None:
+        _relaxed(pos, pos.allowed)  # raises NoFit with its reason when the asks alone fail
+        raise NoFit(f"every deal that fits the asks gives {r.player} all of {r.book.name} ({r.label})")
+    return possible, witness
+
+
+class _Unfit(Exception):
+    """No flow places every card through the gates (the caller says why)."""
+
+
+# A node of the flow through gates: a slot (player, book or ""), or a gate's two ends
+# (player, book, "in" or "out"); a node's first part is always its player.
+Node = tuple[str, ...]
+GateCaps = tuple[tuple[Slot, int], ...]  # (player, book) -> the most of the gate's cards the player may hold
+
+
+def _through_gates(
+    sizes: tuple[tuple[ClassKey, int], ...],
+    room: dict[Slot, int],
+    gates: GateCaps,
+    placed: dict[ClassKey, dict[Slot, int]],
+) -> _Outcome | None:
+    """``_solve_classes`` with gates, given a placement in slots that ignores them; None when the
+    gates change nothing, so that the answer without them stands.
+
+    A simple cycle of the residual graph visits a player's general slot at most once, so moving
+    one unit around it adds at most one card of a book to the player (a reserved slot of the
+    book takes one of its cards for another). So from a placement that meets every gate, the
+    gates that can stop a cycle are the *tight* ones, whose player already holds as many of its
+    cards as it passes; with none, the gates change nothing. Otherwise the units are routed
+    through the tight gates (or, where the placement breaks a gate, which is rare, a maximum flow
+    through all of them is found afresh), and which players a class can reach follows as without
+    gates, from the strongly connected components of the residual graph over slots and gates:
+    every maximum flow fills every slot, so two of them differ by cycles that avoid the source
+    and the sink.
+    """
+    cap = dict(gates)
+    if any(most < 0 for most in cap.values()):
+        raise _Unfit  # a player would hold every card of an empty set
+    passed = dict.fromkeys(cap, 0)
+    for key, _ in sizes:
+        book, _, gated = key
+        if gated:
+            for slot, n in placed[key].items():
+                if slot[0] in gated:
+                    passed[(slot[0], book)] += n
+    broken = any(passed[g] > most for g, most in cap.items())
+    if not broken:
+        cap = {g: most for g, most in cap.items() if passed[g] == most}
+        if not cap:
+            return None
+    targets: dict[ClassKey, list[Node]] = {}
+    for key, _ in sizes:
+        book, players, gated = key
+        found: list[Node] = []
+        for p in players:
+            if p in gated and (p, book) in cap:
+                found.append((p, book, "in"))
             else:
-                fitting = _fitting_deal(pos, pos.allowed, (c, p))
-                if fitting is not None:
-                    add(fitting)
-    return possible, first
+                found += [q for q in (((p, book), (p, "")) if book else ((p, ""),)) if q in room]
+        targets[key] = found
+    if broken:
+        flow, through = _gate_flow(sizes, room, cap, targets)
+    else:
+        flow = {key: {} for key, _ in sizes}
+        through = {}
+        for key, _ in sizes:
+            book, _, gated = key
+            for slot, n in placed[key].items():
+                gate = (slot[0], book)
+                if n and slot[0] in gated and gate in cap:
+                    flow[key][(*gate, "in")] = flow[key].get((*gate, "in"), 0) + n
+                    through[(gate, slot)] = through.get((gate, slot), 0) + n
+                elif n:
+                    flow[key][slot] = n
+    passed = dict.fromkeys(cap, 0)
+    for (gate, _), n in through.items():
+        passed[gate] += n
+    succ: dict[Hashable, list[Hashable]] = {}
+    for key, m in sizes:
+        used = [q for q, n in flow[key].items() if n > 0]
+        spare = [q for q in targets[key] if flow[key].get(q, 0) < m]
+        for q in used:
+            succ.setdefault(q, []).extend(q2 for q2 in spare if q2 != q)
+    for gate, most in cap.items():
+        inner, outer = (*gate, "in"), (*gate, "out")
+        if passed[gate] < most:
+            succ.setdefault(inner, []).append(outer)
+        if passed[gate] > 0:
+            succ.setdefault(outer, []).append(inner)
+        for slot in (gate, (gate[0], "")):
+            if slot in room:
+                n = through.get((gate, slot), 0)
+                if n < most:
+                    succ.setdefault(outer, []).append(slot)
+                if n > 0:
+                    succ.setdefault(slot, []).append(outer)
+    component = strong_components(succ)
+    possible: dict[ClassKey, frozenset[str]] = {}
+    placement: dict[ClassKey, tuple[tuple[str, int], ...]] = {}
+    for key, _ in sizes:
+        used = [q for q, n in flow[key].items() if n > 0]
+        mine = {component[q] for q in used if q in component}
+        can = {q[0] for q in used}
+        can.update(q[0] for q in targets[key] if component.get(q, -1) in mine)
+        possible[key] = frozenset(can)
+        placement[key] = _per_player(flow[key].items())
+    return _Outcome(possible, placement)
+
+
+def _gate_flow(
+    sizes: tuple[tuple[ClassKey, int], ...],
+    room: dict[Slot, int],
+    cap: dict[Slot, int],
+    targets: dict[ClassKey, list[Node]],
+) -> tuple[dict[ClassKey, dict[Node, int]], dict[tuple[Slot, Slot], int]]:
+    """A maximum flow through the gates, from scratch: each class's units per target, and what
+    each gate passes to each slot. Raises _Unfit when it cannot place every card."""
+    graph = _Graph()
+    source, sink = graph.node(("source",)), graph.node(("sink",))
+    for slot, n in room.items():
+        graph.edge(graph.node(slot), sink, n)
+    outs: dict[tuple[Slot, Slot], int] = {}
+    for gate, most in cap.items():
+        outer = graph.node((*gate, "out"))
+        graph.edge(graph.node((*gate, "in")), outer, most)
+        for slot in (gate, (gate[0], "")):
+            if slot in room:
+                outs[(gate, slot)] = graph.edge(outer, graph.index[slot], most)
+    edges: dict[ClassKey, list[tuple[Node, int]]] = {}
+    for key, m in sizes:
+        k = graph.node(key)
+        graph.edge(source, k, m)
+        edges[key] = [(q, graph.edge(k, graph.index[q], m)) for q in targets[key]]
+    if graph.max_flow(source, sink) < sum(m for _, m in sizes):
+        raise _Unfit
+    flow = {key: {q: graph.res[e ^ 1] for q, e in found if graph.res[e ^ 1]} for key, found in edges.items()}
+    return flow, {pair: graph.res[e ^ 1] for pair, e in outs.items()}
+
+
+class _Graph:
+    """A small flow network: nodes by name, edges in pairs (``e`` and its reverse ``e ^ 1``),
+    ``res`` the residual capacity of each."""
+
+    def __init__(self) -> None:
+        self.index: dict[Hashable, int] = {}
+        self.out: list[list[int]] = []
+        self.to: list[int] = []
+        self.res: list[int] = []
+
+    def node(self, name: Hashable) -> int:
+        k = self.index.get(name)
+        if k is None:
+            k = self.index[name] = len(self.out)
+            self.out.append([])
+        return k
+
+    def edge(self, u: int, v: int, cap: int) -> int:
+        e = len(self.to)
+        self.to += (v, u)
+        self.res += (cap, 0)
+        self.out[u].append(e)
+        self.out[v].append(e + 1)
+        return e
+
+    def max_flow(self, source: int, sink: int) -> int:
+        """Dinic's algorithm: shortest augmenting paths, a blocking flow per level graph."""
+        to, res, out = self.to, self.res, self.out
+        total = 0
+        while True:
+            level = [-1] * len(out)
+            level[source] = 0
+            queue = [source]
+            for u in queue:
+                for e in out[u]:
+                    v = to[e]
+                    if res[e] > 0 and level[v] < 0:
+                        level[v] = level[u] + 1
+                        queue.append(v)
+            if level[sink] < 0:
+                return total
+            tried = [0] * len(out)
+            while pushed := self._push(source, sink, 1 << 30, level, tried):
+                total += pushed
+
+    def _push(self, u: int, sink: int, most: int, level: list[int], tried: list[int]) -> int:
+        """Push up to ``most`` along one path of the level graph from ``u``; edges found dead are skipped."""
+        if u == sink:
+            return most
+        to, res = self.to, self.res
+        edges = self.out[u]
+        while tried[u] < len(edges):
+            e = edges[tried[u]]
+            v = to[e]
+            if res[e] > 0 and level[v] == level[u] + 1:
+                got = self._push(v, sink, min(most, res[e]), level, tried)
+                if got:
+                    res[e] -= got
+                    res[e ^ 1] += got
+                    return got
+            tried[u] += 1
+        return 0

@@ -12,10 +12,9 @@ from typing import Annotated
 
 import typer
 
-from analyzer.knowledge import PUBLIC
-
 from .common import (
     AS_HELP,
+    PUBLIC,
     WORKERS,
     LenientOpt,
     RecordArg,
