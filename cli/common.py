@@ -175,14 +175,21 @@ def load_record(path: Path) -> Record:
     return parse_record(*read_record_bytes(path))
 
 
+@functools.cache
+def _library_loaded() -> None:
+    """Freeze what the library made as it loaded (see ``cli.main``), once: a second record's turn
+    would freeze the first game too, whose cycles then could never be collected."""
+    import gc
+
+    gc.freeze()
+
+
 def load_game(path: Path, lenient: bool = False, warn: bool = True) -> Game:
     """Read and replay a record: strictly (the first rule break is an error), or leniently, each
     break then told on stderr unless ``warn`` is off (for commands that list them themselves)."""
-    import gc
-
     from analyzer.replay import replay
 
-    gc.freeze()  # the library just loaded: see cli.main
+    _library_loaded()
     game = replay(load_record(path), lenient=lenient)
     if warn:
         for line in break_lines(game):

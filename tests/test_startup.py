@@ -204,3 +204,18 @@ def test_the_ascii_patterns_are_the_whole_patterns_within_ascii() -> None:
         assert source.refused_character(f"ok {c}") is not None
     assert common.visible("\x9b \u202e \ud800") == "\\x9b \\u202e \\ud800"
     assert source.refused_character("ok\u00e9 \u2660") is None
+
+
+def test_what_the_library_made_is_frozen_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The start freezes the library's objects for the collector when the first record loads, and
+    only then: freezing again at the next record would make the first game's cycles uncollectable."""
+    import gc
+
+    from cli import common
+
+    calls: list[int] = []
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append(1))
+    common._library_loaded.cache_clear()
+    for _ in range(3):
+        common.load_game(Path(LOCKOUT))
+    assert calls == [1]
