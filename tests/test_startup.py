@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LOCKOUT = str(ROOT / "sample_logs" / "lockout.fish")
 HEAVY = {"numpy", "polars", "matplotlib", "pandas", "pyarrow", "prompt_toolkit"}
 # Modules of the analyzer none of the table-side commands needs: counting odds, pages, the
-# simulator, the JSON form of records.
+# simulator, the JSON form of records, writing files.
 UNUSED = {
     "analyzer.odds",
     "analyzer.render",
@@ -37,6 +37,7 @@ UNUSED = {
     "analyzer.batch",
     "analyzer.advice",
     "analyzer.information",
+    "analyzer.files",  # (writing records: tempfile and shutil)
 }
 
 
