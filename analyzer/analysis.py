@@ -11,9 +11,7 @@ from dataclasses import dataclass, field
 
 from .cards import Book, Card
 from .errors import Contradiction
-from .explain import explain_contradiction
 from .knowledge import PUBLIC, Position, ViewTracker, resolve_view
-from .pool import game_map
 from .replay import Game
 from .solver import NoFit, solve
 
@@ -111,6 +109,8 @@ def unfit_error(tracker: ViewTracker, at: int) -> Contradiction:
             path=record.path,
             event=record.written_number(at),
         )
+        from .explain import explain_contradiction  # (loaded only when there is one to explain)
+
         try:
             error.explanation = explain_contradiction(tracker, at)
         except (Contradiction, ValueError):  # a direct contradiction names its events already
@@ -144,6 +144,8 @@ def analyze(
     last = len(game.events) if upto is None else upto
     done = counter(len(names), progress)
     jobs = [(name, last, extra.get(name)) for name in names]
+    from .pool import game_map
+
     solved = game_map(_view_job, game, jobs, workers if len(names) * (last + 1) >= _PARALLEL_FROM else 1, done)
     views_done = {name: ViewAnalysis(name, steps) for name, steps in zip(names, solved, strict=True)}
     return Analysis(game, views_done, extra)

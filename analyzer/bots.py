@@ -23,16 +23,19 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .cards import Book, Card
-from .knowledge import ViewTracker
+from .knowledge import Position, ViewTracker
 from .record import Ask, Claim, Event, Record
 from .replay import Game, replay
 from .rules import GameRules, PlayState, Table, can_ask, can_claim
 from .simulate import STALL_FORCE, Bot, Simulation, _bits
 from .solver import solve
 from .tactics import claimable, threatened
+
+if TYPE_CHECKING:
+    from .advice import Adviser
 
 
 @dataclass(frozen=True)
@@ -109,9 +112,14 @@ class BotView:
         return [b for b in self.rules.deck.books if b.name not in self._claimed]
 
     @cached_property
+    def position(self) -> Position:
+        """The constraints on the deal in this player's view."""
+        return ViewTracker(self.game, self.player).position(self.at)
+
+    @cached_property
     def holders(self) -> dict[Card, tuple[str, ...]]:
         """Exactly who may hold each card in play, in this player's view."""
-        return solve(ViewTracker(self.game, self.player).position(self.at)).holders
+        return solve(self.position).holders
 
     @property
     def my_cards(self) -> list[Card]:
@@ -357,7 +365,10 @@ class CounterBot:
 
 class OddsBot:
     """Follows ``suggest``: the best-ranked ask (exact odds, then no lockout warning, then the
-    least information given away); claims when a book is certain."""
+    least information given away); claims when a book is certain.
+
+    It makes ``suggest``'s choice without counting all of ``suggest``: the bits given away only
+    to break a tie, the claims only when it claims (``advice.Adviser``)."""
 
     name = "odds"
 
@@ -365,28 +376,28 @@ class OddsBot:
         self.rng = rng
 
     def move(self, view: BotView) -> Move:
-        from .advice import suggest
-
         sure = certain_claim(view)
         if sure is not None:
             return sure
         if view.must_claim:
             return self._best_claim(view)
-        advice = suggest(view.game, view.player, view.at)
-        if advice.asks and advice.asks[0].odds > 0:
-            best = advice.asks[0]
+        best = self._adviser(view).best_ask()
+        if best is not None and best.odds > 0:
             return AskMove(best.target, best.card)
         return self._best_claim(view)
 
-    def _best_claim(self, view: BotView) -> ClaimMove:
-        from .advice import suggest
+    def _adviser(self, view: BotView) -> Adviser:
+        from .advice import Adviser
 
+        return Adviser(view.game, view.player, view.at, view.position, view.holders)
+
+    def _best_claim(self, view: BotView) -> ClaimMove:
         # When the other team is out, a player named to claim may not have the turn yet in the
         # record; ``suggest`` is for the player on turn.
         if view.game.play_state(view.at).turn in (None, view.player):
-            claims = suggest(view.game, view.player, view.at).claims
-            if claims:
-                return ClaimMove(claims[0].book, dict(claims[0].holders))
+            claim = self._adviser(view).best_claim()
+            if claim is not None:
+                return ClaimMove(claim.book, dict(claim.holders))
         return best_guess(view, self.rng)
 
 

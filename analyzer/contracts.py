@@ -6,14 +6,18 @@ in deck order with canonical codes, holders and players in seat order, teams num
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .analysis import Analysis, Holders
-from .cards import Card
-from .knowledge import Position
-from .record import Ask, Record
-from .replay import Game, Step
-from .tactics import claimable, lockouts, mistakes, threats
+from .record import Ask
+
+# The analysis and the tactics load with the functions that use them: `hand` needs only
+# player_summary.
+if TYPE_CHECKING:
+    from .analysis import Analysis, Holders
+    from .cards import Card
+    from .knowledge import Position
+    from .record import Record
+    from .replay import Game, Step
 
 
 def holders_dict(holders: Holders) -> dict[str, list[str]]:
@@ -34,6 +38,8 @@ def player_summary(record: Record, step: Step, holders: Holders, player: str) ->
 
 def state_dict(game: Game, holders: Holders, view: str, at: int) -> dict[str, Any]:
     """``state --json``: holders of every card in play, each player's cards, claimable books."""
+    from .tactics import claimable
+
     record = game.record
     step = game.step(at)
     return {
@@ -48,17 +54,23 @@ def state_dict(game: Game, holders: Holders, view: str, at: int) -> dict[str, An
 
 
 def threats_dict(analysis: Analysis, at: int) -> dict[str, Any]:
+    from .tactics import threats
+
     found = threats(analysis, at)
     by = {p: None if bs is None else [b.name for b in bs] for p, bs in found.items()}
     return {"at": at, "by": by, "worked_out": list(analysis.worked_out)}
 
 
 def lockouts_dict(analysis: Analysis, at: int) -> dict[str, Any]:
+    from .tactics import lockouts
+
     return {"at": at, "lockouts": [lk.to_dict() for lk in lockouts(analysis, at)]}
 
 
 def analysis_dict(analysis: Analysis) -> dict[str, Any]:
     """``analyze --json``: every step in every view, with claimable books, threats and mistakes."""
+    from .tactics import claimable, mistakes
+
     game = analysis.game
     record = game.record
     steps = []

@@ -13,10 +13,8 @@ that resolves onto a file the command reads is refused before anything is writte
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import functools
-import glob
 import os
 import shutil
 import sys
@@ -238,6 +236,8 @@ def _exchange(a: Path, b: Path) -> bool:
     """Swap two paths in one step (Linux ``renameat2(RENAME_EXCHANGE)``); False where unsupported."""
     if not sys.platform.startswith("linux"):
         return False
+    import ctypes  # (loaded only to publish a folder)
+
     libc = ctypes.CDLL(None, use_errno=True)
     renameat2 = getattr(libc, "renameat2", None)
     if renameat2 is None:
@@ -253,6 +253,8 @@ def _exchange(a: Path, b: Path) -> bool:
 
 def _clear_leftovers(final: Path) -> None:
     """Remove fresh or old folders left by a run that was killed (the lock says none is running)."""
+    import glob
+
     for stale in final.parent.glob(f".{glob.escape(final.name)}.*-*"):
         if stale.is_dir() and stale.name.split(".")[-1].startswith(("new-", "old-")):
             shutil.rmtree(stale, ignore_errors=True)

@@ -8,24 +8,33 @@ replay page can use it without loading the report's charting libraries.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from .cards import Card
 from .record import Ask, Event, Holding, Pass
-from .render import Inline, joined, styled
 from .replay import Game
+
+if TYPE_CHECKING:  # the page model loads with the functions that build runs (left_play needs none)
+    from .render import Inline
 
 
 def who(game: Game, player: str) -> Inline:
     """A player's name in the team's colour."""
+    from .render import styled
+
     return styled(f"t{game.record.table.team_of(player)}", player)
 
 
 def names(game: Game, players: Iterable[str]) -> tuple[Inline, ...]:
+    from .render import joined
+
     return joined((who(game, p),) for p in players)
 
 
 def team_label(game: Game, team: int) -> tuple[Inline, ...]:
     """``team 1 (Anna, Ben, Cara)`` with the team's colour."""
+    from .render import styled
+
     players = game.record.table.teams[team - 1]
     return (styled(f"t{team}", f"team {team}"), f" ({', '.join(players)})")
 
@@ -54,11 +63,15 @@ def kind_text(kind: str) -> str:
 
 
 def _holding(game: Game, holding: Holding) -> tuple[Inline, ...]:
+    from .render import joined
+
     return joined((who(game, p), " ", " ".join(c.pretty for c in cards)) for p, cards in holding)
 
 
 def event_inline(game: Game, event: Event) -> tuple[Inline, ...]:
     """An event in words, players in their team's colour, cards with suit symbols."""
+    from .render import styled
+
     if isinstance(event, Ask):
         card = f" for {event.card.pretty}"
         return (who(game, event.asker), " asks ", who(game, event.target), card)

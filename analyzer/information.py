@@ -10,7 +10,7 @@ view, so they add up to the whole information of the ask.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, replace
 
 from .analysis import Progress, counter
@@ -19,6 +19,8 @@ from .odds import count_deals, information
 from .pool import game_map
 from .record import Ask
 from .replay import Game
+
+PARALLEL_FROM = 40  # events from which the counts go to worker processes (fewer: all in this one)
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,13 @@ def ask_information(
     ``progress(done, total)`` is called as each stretch is counted.
     """
     last = len(game.events) if upto is None else upto
+    if last < PARALLEL_FROM:
+        # A short record: starting worker processes would cost more than its few counts.
+        tick = counter(1, progress)
+        found = _information_between(game, (1, last))
+        if tick is not None:
+            tick(found)
+        return found
     if workers <= 1 and progress is None:
         return _information_between(game, (1, last))
     size = max(1, -(-last // (4 * max(1, workers))))
@@ -90,27 +99,55 @@ def _information_between(game: Game, span: tuple[int, int]) -> list[AskInformati
     """The information of the asks among events ``first..last``."""
     first, last = span
     tracker = ViewTracker(game, PUBLIC)
-    bluffing = game.record.rules.bluffing
+    count = deal_counter()
+    deals = {at: count(tracker.position(at)) for at in range(first - 1, last + 1)}
+    return told_by_asks(game, span, deals, asker_counts(game, span, tracker, count))
+
+
+def deal_counter() -> Callable[[Position], int]:
+    """``count_deals`` remembering its answers by ``signature``: many events leave the hidden part
+    of the public view as it was (a known card moving)."""
     counted: dict[Hashable, int] = {}
 
     def count(pos: Position) -> int:
-        # Many events leave the hidden part of the public view as it was (a known card moving).
         key = signature(pos)
         if key not in counted:
             counted[key] = count_deals(pos)
         return counted[key]
 
-    found = []
-    before_pos = tracker.position(first - 1)
-    before = count(before_pos)
-    for i, e in enumerate(game.events[first - 1 : last], start=first):
-        after_pos = tracker.position(i)
-        after = count(after_pos)
-        if isinstance(e, Ask):
-            middle = count(asker_side(before_pos, e, bluffing))
-            found.append(AskInformation(i, e.asker, e.target, information(before, middle), information(middle, after)))
-        before_pos, before = after_pos, after
-    return found
+    return count
+
+
+def asker_counts(
+    game: Game,
+    span: tuple[int, int],
+    tracker: ViewTracker | None = None,
+    count: Callable[[Position], int] | None = None,
+) -> dict[int, int]:
+    """The public view's deals once each ask among events ``first..last`` is made and before it
+    is answered (``asker_side``), by the ask's place among the events."""
+    first, last = span
+    tracker = tracker or ViewTracker(game, PUBLIC)
+    count = count or deal_counter()
+    bluffing = game.record.rules.bluffing
+    return {
+        i: count(asker_side(tracker.position(i - 1), e, bluffing))
+        for i, e in enumerate(game.events[first - 1 : last], start=first)
+        if isinstance(e, Ask)
+    }
+
+
+def told_by_asks(
+    game: Game, span: tuple[int, int], deals: Mapping[int, int], asked: Mapping[int, int]
+) -> list[AskInformation]:
+    """The information of the asks among events ``first..last`` from the public view's deals after
+    each step (``deals``, from step first-1 on) and once each ask is made (``asker_counts``)."""
+    first, last = span
+    return [
+        AskInformation(i, e.asker, e.target, information(deals[i - 1], asked[i]), information(asked[i], deals[i]))
+        for i, e in enumerate(game.events[first - 1 : last], start=first)
+        if isinstance(e, Ask)
+    ]
 
 
 def player_information(game: Game, asks: list[AskInformation]) -> dict[str, PlayerInformation]:

@@ -17,15 +17,14 @@ from __future__ import annotations
 import atexit
 import contextlib
 import itertools
-import pickle
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:  # multiprocessing and concurrent.futures load only when a map needs workers
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor
     from multiprocessing.process import BaseProcess
 
     from .replay import Game
@@ -132,9 +131,90 @@ def game_map(
     """``fn(game, item)`` for every item, like ``process_map``; each worker unpickles the game once per map."""
     if workers <= 1 or len(items) <= 1:
         return [_seen(fn(game, item), each) for item in items]
+    import pickle  # (loaded only when the work goes to worker processes)
+
     data = pickle.dumps(game)
     key = next(_KEYS)
     return process_map(_call_with_game, [(fn, item, key, data) for item in items], workers, each)
+
+
+class Task(Generic[R]):
+    """One task of ``GameTasks``: its result, waited for when asked."""
+
+    def __init__(self, tasks: GameTasks, future: Future[R] | None, run: Callable[[], R] | None) -> None:
+        self._tasks = tasks
+        self._future = future
+        self._run = run  # here, when there are no workers: run when first asked
+        self._done: list[R] = []
+
+    def result(self) -> R:
+        """The task's result (or its error, raised here), waiting for a worker if need be."""
+        if self._done:
+            return self._done[0]
+        if self._future is None:
+            assert self._run is not None
+            self._done.append(self._run())
+        else:
+            self._done.append(self._tasks.wait(self._future))
+        return self._done[0]
+
+
+class GameTasks:
+    """Tasks on one game handed to worker processes at once and collected later, while the caller
+    goes on with other work: a report's counts run beside its charts and explanations.
+
+    Use it as a context manager: leaving it by an error (Ctrl-C included) drops the pending tasks
+    and ends the workers, as ``process_map`` does. With ``workers <= 1`` each task runs here, when
+    its result is first asked for. ``each()`` is called (from a thread of the pool) as each task
+    submitted with ``counted=True`` finishes, or here as its result is taken without workers.
+    """
+
+    def __init__(self, game: Game, workers: int) -> None:
+        self.game = game
+        self.workers = workers
+        self._data: bytes | None = None
+        self._key = next(_KEYS)
+        self._futures: list[Future[object]] = []
+
+    def __enter__(self) -> GameTasks:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: object) -> None:
+        if kind is not None and self._futures and self.workers in _POOLS:
+            _end(self.workers)
+        for future in self._futures:  # tasks whose results were not needed after all
+            future.cancel()
+        self._futures.clear()
+
+    def submit(self, fn: Callable[[Game, T], R], item: T, each: Callable[[], None] | None = None) -> Task[R]:
+        """Start ``fn(game, item)`` (a module-level function) in a worker, or here when first asked."""
+        if self.workers <= 1:
+
+            def run() -> R:
+                result = fn(self.game, item)
+                if each is not None:
+                    each()
+                return result
+
+            return Task(self, None, run)
+        if self._data is None:
+            import pickle
+
+            self._data = pickle.dumps(self.game)
+        with _interrupts_held():
+            future = _pool(self.workers).executor.submit(_call_with_game, (fn, item, self._key, self._data))
+        if each is not None:
+            future.add_done_callback(lambda _: each())
+        self._futures.append(future)  # type: ignore[arg-type]
+        return Task(self, future, None)
+
+    def wait(self, future: Future[R]) -> R:
+        """Wait for one future, waking now and then for a Ctrl-C (see ``process_map``)."""
+        from concurrent.futures import wait
+
+        while not future.done():
+            wait([future], timeout=_WAKE)
+        return future.result()
 
 
 @contextlib.contextmanager
@@ -174,5 +254,7 @@ def _call_with_game(job: tuple[Callable[[Game, T], R], T, int, bytes]) -> R:
     fn, item, key, data = job
     if key not in _GAMES:
         _GAMES.clear()
+        import pickle
+
         _GAMES[key] = pickle.loads(data)
     return fn(_GAMES[key], item)

@@ -8,7 +8,6 @@ its line and column, with a suggestion when a close spelling exists.
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import re
 from collections.abc import Callable, Iterable
@@ -220,6 +219,8 @@ def loads(text: str, path: str | None = None) -> Record:
 def closest(word: str, options: Iterable[str]) -> str | None:
     """The one of ``options`` closest to ``word`` (any case), if one is close enough to suggest."""
     by_low = {o.lower(): o for o in options}
+    import difflib  # (loaded only for a word the reader does not know)
+
     close = difflib.get_close_matches(word.lower(), by_low, n=1, cutoff=0.6)
     return by_low[close[0]] if close else None
 
@@ -568,6 +569,8 @@ class _Reader:
     def garbled(self, n: int, text: str, col: Callable[[int], int]) -> None:
         """A line that is no event: say which words to change when a few close ones make it one
         (and check the rest of the line as it would then read)."""
+        import difflib
+
         if len(self.errors) >= MAX_ERRORS:  # past the errors shown: no time spent on suggestions
             self.fail(n, _why_garbled(text), "garbled")
             return

@@ -12,6 +12,7 @@ import html
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from urllib.parse import quote
 
 # ---------------------------------------------------------------- the model
@@ -253,13 +254,14 @@ def block_html(block: Block) -> str:
 # that slipped through unescaped could not run.
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
+
+def asset(name: str) -> str:
+    """A file of ``analyzer/assets`` (styles, the replay page's frame and script), as text."""
+    return resources.files("analyzer").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+# The report's own rules; those it shares with the replay page are in assets/base.css.
 CSS = """
-:root {
-  --ink: #1e293b; --muted: #64748b; --line: #e2e8f0; --paper: #ffffff; --desk: #f4f6fa;
-  --t1: #0f766e; --t1-soft: #ccfbf1; --t2: #a21caf; --t2-soft: #fae8ff;
-  --red: #dc2626; --known: #15803d; --possible: #b45309; --bad: #b91c1c; --bad-soft: #fee2e2;
-}
-* { box-sizing: border-box; }
 body { margin: 0; background: var(--desk); color: var(--ink);
   font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
     sans-serif; }
@@ -268,7 +270,6 @@ h1 { font-size: 1.9rem; margin: .5rem 0 .25rem; line-height: 1.2; }
 h2 { font-size: 1.3rem; margin: 0 0 .75rem; }
 h3 { font-size: 1.05rem; margin: 1.25rem 0 .5rem; }
 p { margin: .5rem 0; }
-a { color: #1d4ed8; }
 section { background: var(--paper); border: 1px solid var(--line); border-radius: 12px;
   padding: 1.1rem 1.35rem; margin: 1.1rem 0; box-shadow: 0 1px 2px rgba(15, 23, 42, .04); }
 nav.toc { display: flex; flex-wrap: wrap; gap: .35rem .9rem; font-size: .92rem; }
@@ -279,23 +280,14 @@ nav.toc a { text-decoration: none; }
   border: 1px solid var(--line); }
 .score { font-size: 2rem; font-weight: 700; font-variant-numeric: tabular-nums;
   margin-right: .6rem; }
-.t1 { color: var(--t1); font-weight: 600; }
-.t2 { color: var(--t2); font-weight: 600; }
-.muted { color: var(--muted); }
-.card { white-space: nowrap; font-weight: 600; }
-.card.red { color: var(--red); }
-.card.black { color: #111827; }
 .tag { display: inline-block; font-size: .74rem; line-height: 1.35; padding: 0 .45rem;
   margin: .05rem .2rem .05rem 0;
   border-radius: 999px; background: var(--bad-soft); color: var(--bad); white-space: nowrap; }
 a .tag { text-decoration: none; }
-.ok { color: var(--known); font-weight: 600; }
-.bad { color: var(--bad); font-weight: 600; }
 .scroll { overflow-x: auto; margin: .5rem 0 1rem; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: .93rem; }
 th, td { padding: .28rem .6rem; border-bottom: 1px solid var(--line); text-align: left;
   vertical-align: top; white-space: nowrap; }
-th { background: #f1f5f9; font-weight: 600; }
 tbody tr:nth-child(even) { background: #fafbfd; }
 tbody tr:hover { background: #f1f5f9; }
 th.r, td.r { text-align: right; }
@@ -303,17 +295,11 @@ th.c, td.c { text-align: center; }
 tr.claim { background: #fffbeb !important; }
 tr.broken { background: #fef3c7 !important; }
 tr.untrusted td { color: var(--muted); }
-.tag.broken { background: #fde68a; color: #78350f; }
 tr.note td { color: var(--muted); font-style: italic; }
 tr.total td { font-weight: 600; border-top: 2px solid var(--line); }
 table.grid td, table.grid th { padding: .12rem .5rem; }
 table.grid tr.book-start td { border-top: 2px solid #cbd5e1; }
-.k { color: var(--known); font-weight: 700; }
-.p { color: var(--possible); }
-.x { color: #94a3b8; }
-.o1, .o2, .o3, .o4, .o5 { display: inline-block; min-width: 2.6em; border-radius: 4px; color: #78350f; }
-.o1 { background: #fffbeb; } .o2 { background: #fef3c7; } .o3 { background: #fde68a; }
-.o4 { background: #fcd34d; } .o5 { background: #f59e0b; color: #fff; }
+.o1, .o2, .o3, .o4, .o5 { min-width: 2.6em; }
 figure { margin: .5rem 0 1.25rem; }
 figure svg { width: 100%; max-width: 680px; height: auto; display: block; }
 figcaption { color: var(--muted); font-size: .9rem; }
@@ -368,7 +354,7 @@ def html_page(title: str, blocks: Sequence[Block], nav: bool = True) -> str:
         f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta name="generator" content="halfsuit">\n'
-        f"<title>{html.escape(title)}</title>\n<style>{CSS}</style>\n</head>\n"
+        f"<title>{html.escape(title)}</title>\n<style>{asset('base.css')}{CSS}</style>\n</head>\n"
         f"<body>\n<main>\n{body}\n</main>\n</body>\n</html>\n"
     )
 

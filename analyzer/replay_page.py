@@ -14,9 +14,9 @@ import base64
 import hashlib
 import html
 import json
+from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from importlib import resources
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -27,17 +27,15 @@ from .explain import Explainer, Explanation, Unexplained
 from .files import write_text_atomic
 from .game_text import event_inline, kind_text, score_text
 from .knowledge import PUBLIC
-from .odds import TooLarge, card_odds
 from .pool import game_map
 from .record import Ask, Pass, actor
-from .render import Inline, Span
+from .render import Inline, Span, asset
 from .replay import Game
 from .rules import Outcome
 from .tactics import Mistake, MistakeReport, NotKnown, claimable, lockouts, mistake_moment, mistakes, threats
 from .wording import either
 
 Shares = dict[Card, dict[str, Fraction]]
-OddsTable = dict[str, list[Shares | None]]  # view -> the odds at each step (None: too large to count)
 
 
 def replay_file(stem: str) -> str:
@@ -53,6 +51,28 @@ def replay_link(stem: str, at: int, view: str = PUBLIC) -> str:
 # ---------------------------------------------------------------- odds, once per step and view
 
 
+@dataclass(frozen=True)
+class StepOdds:
+    """The exact odds of every card in play in one view at one step, as whole numbers: of the
+    ``deals`` that fit, ``ways[c][p]`` put card ``c`` with player ``p`` (its possible holders, in
+    seat order). The page needs only whole percents, which need no fractions."""
+
+    deals: int
+    ways: dict[Card, dict[str, int]]
+
+    def shares(self) -> Shares:
+        """The odds as fractions (``card_odds(...).cards``), for the report's grids."""
+        return {c: {p: Fraction(w, self.deals) for p, w in ways.items()} for c, ways in self.ways.items()}
+
+    def percent(self, card: Card, player: str) -> int:
+        """``whole_percent`` of the player's odds of holding the card."""
+        return _whole_percent(self.ways[card].get(player, 0), self.deals)
+
+
+OddsTable = dict[str, dict[int, StepOdds | None]]  # view -> step -> its odds (None: too large to count)
+OddsJob = tuple[str, tuple[int, ...], tuple[Card, ...] | None]  # a view, some of its steps, its hand if worked out
+
+
 def odds_table(
     game: Game,
     views: list[str],
@@ -60,25 +80,63 @@ def odds_table(
     workers: int = 1,
     worked_out: dict[str, tuple[Card, ...]] | None = None,
 ) -> OddsTable:
-    """The exact odds of every card at every step 0..last in each view (a worker per view).
+    """The exact odds of every card at every step 0..last in each view (spread over ``workers``).
 
     ``worked_out`` gives the hands of views without a Hand line. A step too large to count
     exactly (house rule ``must-declare``) has None.
     """
-    hands = worked_out or {}
-    counted = game_map(_view_odds, game, [(v, last, hands.get(v)) for v in views], workers)
-    return dict(zip(views, counted, strict=True))
+    jobs = odds_jobs(views, last, worked_out or {}, workers)
+    table: OddsTable = {v: {} for v in views}
+    for (view, steps, _), counted in zip(jobs, game_map(count_steps, game, jobs, workers), strict=True):
+        table[view].update(zip(steps, counted, strict=True))
+    return {v: dict(sorted(table[v].items())) for v in views}
 
 
-def _view_odds(game: Game, job: tuple[str, int, tuple[Card, ...] | None]) -> list[Shares | None]:
-    view, last, hand = job
+def odds_jobs(views: list[str], last: int, worked_out: dict[str, tuple[Card, ...]], workers: int) -> list[OddsJob]:
+    """Every step of every view cut into stretches for ``workers`` processes: the public view's
+    first (it costs the most), and short enough that the last ones keep every worker busy."""
+    size = last + 1 if workers <= 1 else max(8, -(-(last + 1) // 4))
+    ordered = sorted(views, key=lambda v: v != PUBLIC)
+    return [
+        (v, tuple(range(lo, min(last, lo + size - 1) + 1)), worked_out.get(v))
+        for v in ordered
+        for lo in range(0, last + 1, size)
+    ]
+
+
+def count_steps(game: Game, job: OddsJob) -> list[StepOdds | None]:
+    """The odds of one view at some of its steps (in order). A step whose never-shown cards and
+    slots are as at an earlier step (an event that only moved a known card) is not counted again."""
+    from .information import signature
+    from .odds import TooLarge, card_odds
+
+    view, steps, hand = job
     tracker = view_tracker(game, view, None if hand is None else {view: hand})
-    out: list[Shares | None] = []
-    for at in range(last + 1):
-        try:
-            out.append(card_odds(tracker.position(at)).cards)
-        except TooLarge:
+    counted: dict[Hashable, tuple[int, dict[Card, dict[str, int]]] | None] = {}
+    out: list[StepOdds | None] = []
+    for at in steps:
+        pos = tracker.position(at)
+        key = signature(pos)  # what the count depends on (``information.signature``)
+        if key not in counted:
+            try:
+                odds = card_odds(pos)
+            except TooLarge:
+                counted[key] = None
+            else:
+                deals = odds.deals
+                hidden = {
+                    c: {p: f.numerator * (deals // f.denominator) for p, f in shares.items()}
+                    for c, shares in odds.cards.items()
+                    if c not in pos.known
+                }
+                counted[key] = (deals, hidden)
+        found = counted[key]
+        if found is None:
             out.append(None)
+            continue
+        deals, hidden = found
+        ways = {c: {pos.known[c]: deals} if c in pos.known else hidden[c] for c in pos.in_play}
+        out.append(StepOdds(deals, ways))
     return out
 
 
@@ -113,7 +171,11 @@ def mistake_explanations(analysis: Analysis, found: MistakeReport) -> Explanatio
 
 def whole_percent(share: Fraction) -> int:
     """Whole percents as the grids show them; 0 stands for a possible holder under 1%."""
-    n, d = share.numerator, share.denominator
+    return _whole_percent(share.numerator, share.denominator)
+
+
+def _whole_percent(n: int, d: int) -> int:
+    """``whole_percent`` of n/d (in lowest terms or not: the rounding is the same)."""
     return (200 * n + d) // (2 * d) if 100 * n >= d else 0
 
 
@@ -189,11 +251,11 @@ def replay_data(
     def holders_hex(holders: Holders) -> str:
         return "".join(f"{_mask(players, holders[c]) if c in holders else 0:02x}" for c in cards)
 
-    def odds_row(holders: Holders, shares: Shares) -> list[int]:
+    def odds_row(holders: Holders, counted: StepOdds) -> list[int]:
         row: list[int] = []
         for c in cards:
             if len(holders.get(c, ())) > 1:
-                row.extend(whole_percent(shares[c].get(p, Fraction(0))) for p in holders[c])
+                row.extend(counted.percent(c, p) for p in holders[c])
         return row
 
     steps = []
@@ -227,7 +289,7 @@ def replay_data(
         view_data[v] = {
             "holders": [holders_hex(h) for h in per_step],
             "claimable": [[[book_index[c.book.name], c.team] for c in claimable(game, h, v)] for h in per_step],
-            "odds": [odds_row(h, s) if (s := shares[at]) is not None else None for at, h in enumerate(per_step)]
+            "odds": [odds_row(h, s) if (s := shares.get(at)) is not None else None for at, h in enumerate(per_step)]
             if shares is not None
             else None,
             "why": {
@@ -297,10 +359,6 @@ def explained(e: Explanation | NotKnown) -> str:
 # ---------------------------------------------------------------- the page
 
 
-def _asset(name: str) -> str:
-    return resources.files("analyzer").joinpath("assets", name).read_text(encoding="utf-8")
-
-
 def _json_for_script(data: dict[str, Any]) -> str:
     """JSON that cannot end its <script> element early: <, > and & are written as escapes."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
@@ -309,7 +367,7 @@ def _json_for_script(data: dict[str, Any]) -> str:
 
 def replay_html(data: dict[str, Any]) -> str:
     """The page: a static frame, the data, the script and the styles, all inline."""
-    script = _asset("replay.js")
+    script = asset("replay.js")
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     # Only this script may run (its hash); nothing may be fetched.
     csp = f"default-src 'none'; script-src 'sha256-{digest}'; style-src 'unsafe-inline'; img-src data:"
@@ -320,8 +378,8 @@ def replay_html(data: dict[str, Any]) -> str:
         f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta name="generator" content="halfsuit">\n'
-        f"<title>{title}</title>\n<style>{_asset('replay.css')}</style>\n</head>\n<body>\n"
-        f"{_asset('replay.html')}"
+        f"<title>{title}</title>\n<style>{asset('base.css')}{asset('replay.css')}</style>\n</head>\n<body>\n"
+        f"{asset('replay.html')}"
         f'<script type="application/json" id="replay-data">{_json_for_script(data)}</script>\n'
         f"<script>{script}</script>\n</body>\n</html>\n"
     )

@@ -22,12 +22,11 @@ from .errors import UsageError
 from .explain import Explanation
 from .files import check_not_input, encode_text, write_bytes_atomic
 from .game_text import event_inline, kind_text, names, score_text, team_label, who
-from .hindsight import judged_analysis
-from .information import AskInformation, PlayerInformation, ask_information, player_information
+from .information import PlayerInformation, player_information
 from .knowledge import PUBLIC, ViewTracker, resolve_view
 from .mistake_cost import measured_text
 from .odds import TooLarge, card_odds
-from .record import Ask, Claim, Comment, Event, Pass, Record, actor
+from .record import Ask, Claim, Comment, Event, Pass, Record
 from .render import (
     Block,
     Chart,
@@ -54,24 +53,20 @@ from .replay_page import (
     Explanations,
     OddsTable,
     Shares,
-    mistake_explanations,
-    odds_table,
     replay_file,
     replay_link,
     write_replay,
 )
 from .rules import Outcome, RuleSet
 from .stats import player_stats, rate_text
+from .study import Study, study
 from .tactics import (
     KINDS,
     Mistake,
     MistakeReport,
     NotKnown,
     claimable,
-    explain_mistakes,
     mistake_moment,
-    mistakes,
-    quote_odds,
 )
 from .wording import plural
 
@@ -126,22 +121,23 @@ def write_report(
     moments: Sequence[int] | None = None,
     analysis: Analysis | None = None,
     odds: bool = True,
-    asks: list[AskInformation] | None = None,
     found: MistakeReport | None = None,
-    tables: OddsTable | None = None,
     replay: bool = True,
+    workers: int = 1,
+    studied: Study | None = None,
 ) -> ReportFiles:
     """Write ``<stem>.html``, ``<stem>.md``, ``<stem>-*.svg`` and the replay page into ``out_dir``.
 
     ``stem`` is the record's file name without extension; the folder is made if needed. With
     ``replay`` (the default) the game's replay page ``<stem>-replay.html`` is written too and the
-    report links to it. See ``build_report`` for the other options.
+    report links to it. ``workers`` processes count the odds. See ``build_report`` for the
+    other options.
     """
-    if analysis is None:
-        analysis = judged_analysis(game)[0]
-    if odds and replay and tables is None:
-        tables = odds_table(game, list(analysis.views), analysis.steps, worked_out=analysis.worked_out)
-    report = build_report(game, view, moments, analysis, odds, asks, found, tables, replay)
+    if studied is None:
+        name, steps = _checked(game, view, moments, analysis)
+        with study(game, odds, replay, workers, analysis=analysis, found=found) as studied:
+            return write_report(game, out_dir, name, steps, replay=replay, studied=studied)
+    report = build_report(game, view, moments, replay=replay, studied=studied)
     out = Path(out_dir)
     files = ReportFiles(
         out / f"{report.stem}.html",
@@ -157,8 +153,16 @@ def write_report(
     for path, data in zip(paths, pages, strict=True):
         write_bytes_atomic(path, data, inputs=inputs)
     if replay:
-        write_replay(game, out, analysis, report.found, tables if odds else None, False, files.html.name, report.why)
+        tables = studied.tables if studied.odds else None
+        write_replay(game, out, studied.analysis, studied.found, tables, False, files.html.name, studied.why)
     return files
+
+
+def _checked(game: Game, view: str, moments: Sequence[int] | None, analysis: Analysis | None) -> tuple[str, list[int]]:
+    """The view's canonical name and the moments, checked before any work starts."""
+    name = resolve_view(game.record, view)
+    last = game.trusted_until if analysis is None else analysis.steps
+    return name, _moments(game, last, moments)
 
 
 def build_report(
@@ -167,10 +171,9 @@ def build_report(
     moments: Sequence[int] | None = None,
     analysis: Analysis | None = None,
     odds: bool = True,
-    asks: list[AskInformation] | None = None,
     found: MistakeReport | None = None,
-    tables: OddsTable | None = None,
     replay: bool = False,
+    studied: Study | None = None,
 ) -> Report:
     """Build the report of a replayed game.
 
@@ -180,31 +183,19 @@ def build_report(
     hold the public view and every player with a Hand line. A lenient replay with rule breaks
     is analyzed up to its last trusted step. With ``odds`` (the default) the grids are shaded by
     exact odds, mistakes quote the odds the player faced, and the players table gives the bits
-    each player's asks gave away and gained. ``asks`` and ``found`` (the mistakes, with their odds
-    quoted when ``odds``) save computing them again, for instance in worker processes beforehand;
-    ``tables`` likewise saves counting the odds of the grids (``replay_page.odds_table``). With
-    ``replay`` the report links each mistake to its step and view on the replay page.
+    each player's asks gave away and gained. ``found`` (the mistakes, explained, with their odds
+    quoted when ``odds``) saves computing them again; ``studied`` (``study``) gives everything the
+    report shows, counted already or being counted. With ``replay`` the report links each mistake
+    to its step and view on the replay page.
     """
+    if studied is None:
+        name, steps = _checked(game, view, moments, analysis)
+        with study(game, odds, False, analysis=analysis, found=found) as studied:
+            return build_report(game, name, steps, replay=replay, studied=studied)
     record = game.record
     name = resolve_view(record, view)
-    if analysis is None:
-        analysis = judged_analysis(game)[0]
+    analysis = studied.analysis
     steps = _moments(game, analysis.steps, moments)
-    bits: dict[str, PlayerInformation] | None = None
-    if found is None:
-        found = explain_mistakes(analysis, mistakes(analysis))
-        if odds:
-            try:
-                found = quote_odds(analysis, found)
-            except TooLarge:
-                odds = False
-    if odds:
-        try:
-            if asks is None:
-                asks = ask_information(game, analysis.steps)
-            bits = player_information(game, asks)
-        except TooLarge:
-            odds = False  # a must-declare game too big to count: the report goes without odds
     stem = record.name
     title = record.info.get("Title") or stem
     known = Chart(
@@ -214,8 +205,10 @@ def build_report(
     )
     score_svg = _score_svg(game, analysis.steps)
     score = Chart(f"{stem}-score.svg", score_svg, "The score after each event")
-    grids = Grids(game, analysis, tables, odds)
-    why = mistake_explanations(analysis, found)
+    studied.settle()  # the charts are drawn while the workers count; now the counts are needed
+    odds, found, why = studied.odds, studied.found, studied.why
+    bits = player_information(game, studied.asks) if odds and studied.asks is not None else None
+    grids = Grids(game, analysis, studied.tables, odds)
     blocks: list[Block] = [
         Heading(1, (title,)),
         _subtitle(game, name),
@@ -445,7 +438,7 @@ def _timeline(game: Game, found: MistakeReport) -> tuple[Block, ...]:
             rows.append(Row(((), (), (em(item.text),), (), (), ()), "note"))
             continue
         n += 1
-        turn = game.step(n - 1).turn or actor(item)
+        turn = game.play_state(n - 1).turn  # the rules decide it, the first turn included
         text = event_inline(game, item)
         if item.comment:
             text += (styled("muted", f"  # {item.comment}"),)
@@ -462,7 +455,7 @@ def _timeline(game: Game, found: MistakeReport) -> tuple[Block, ...]:
         )
         cells = (
             (anchor(f"event-{n}"), str(game.numbers[n - 1])),
-            (who(game, turn),),
+            (who(game, turn),) if turn is not None else (),
             text,
             result,
             (f"{a}–{b}",) if cls == "claim" else (),
@@ -566,8 +559,9 @@ class Grids:
     def shares(self, view: str, at: int) -> Shares | None:
         if not self.odds:
             return None
-        if self.tables is not None and view in self.tables:
-            return self.tables[view][at]
+        if self.tables is not None and at in self.tables.get(view, {}):
+            counted = self.tables[view][at]
+            return None if counted is None else counted.shares()
         if view not in self._trackers:
             self._trackers[view] = view_tracker(self.game, view, self.analysis.worked_out)
         try:

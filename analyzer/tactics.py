@@ -10,18 +10,23 @@ from __future__ import annotations
 
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from .analysis import Analysis, Holders, Progress, book_holders, counter, view_tracker
 from .cards import Book, Card
-from .explain import Explainer, Explanation, Statement, Unexplained, holds, lacks
 from .knowledge import PUBLIC, Position, ViewTracker
-from .pool import game_map
 from .record import Ask, Claim
 from .replay import Game, Step
 from .rules import Outcome, can_claim
 from .solver import NoFit
 from .wording import either, percent
+
+# Explanations, worker processes and fractions load with the functions that use them: claims,
+# threats and lockouts answer at the table without them.
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from .explain import Explainer, Explanation, Statement
 
 
 @dataclass(frozen=True)
@@ -496,6 +501,8 @@ def quote_odds(
     Each quote is one count of deals; with ``workers > 1`` they are counted in worker processes.
     ``progress(done, total)`` is called as each share of the mistakes is quoted.
     """
+    from .pool import game_map
+
     judged = {v: analysis.worked_out.get(v) for v in analysis.views}
     parts = max(1, 4 * workers)
     numbered = list(enumerate(report.mistakes))
@@ -513,6 +520,8 @@ def _quote(
 
     ``judged`` maps each view with a known hand to that hand when it is not written (worked out).
     """
+    from fractions import Fraction
+
     from .odds import card_odds  # numpy: loaded only where odds are counted
 
     numbered, judged = job
@@ -557,6 +566,8 @@ def explain_mistakes(analysis: Analysis, report: MistakeReport) -> MistakeReport
     in (the player's own, or the public view when their hand is not known).
     """
     game = analysis.game
+    from .explain import Explainer, holds, lacks
+
     explainers: dict[tuple[str, int], Explainer] = {}
 
     def explainer(view: str, at: int) -> Explainer:
@@ -584,6 +595,8 @@ def explain_mistakes(analysis: Analysis, report: MistakeReport) -> MistakeReport
 
 def _each(ex: Explainer, statements: list[Statement]) -> list[Explanation | NotKnown]:
     """The explanations of the statements the rules can explain (all of them, as the solver found them)."""
+    from .explain import Unexplained
+
     told: list[Explanation | NotKnown] = []
     for s in statements:
         with suppress(Unexplained):
@@ -594,6 +607,8 @@ def _each(ex: Explainer, statements: list[Statement]) -> list[Explanation | NotK
 def _claim_explained(ex: Explainer, holders: Holders, claim: Claim) -> list[Explanation | NotKnown]:
     """For each card of a claimed book: why its holder was known, why the declared holder was
     ruled out, or, when neither was known, a fitting deal that puts it elsewhere."""
+    from .explain import holds, lacks
+
     told: list[Explanation | NotKnown] = []
     said = claim.said_map
     for c in claim.book.cards:
@@ -625,6 +640,8 @@ def deal_text(deal: dict[Card, str], players: tuple[str, ...]) -> str:
 
 def claim_odds(pos: Position, claim: Claim) -> Fraction:
     """The odds, in a view, that a claim's declared holders are all right."""
+    from fractions import Fraction
+
     from .odds import count_deals  # numpy: loaded only where odds are counted
 
     said = claim.said_map

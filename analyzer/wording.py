@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (fractions and decimal load with the first percentage)
+    from fractions import Fraction
 
 
 def either(names: Sequence[str], empty: str = "nobody") -> str:
@@ -30,6 +33,8 @@ def plural(n: int, word: str) -> str:
 def percent(f: Fraction) -> str:
     """Odds as every text gives them, a percentage to one decimal: ``33.3%``. ``0%`` and
     ``100%`` only when exact; ``<0.1%`` and ``>99.9%`` near them (the fraction is in the JSON)."""
+    from fractions import Fraction
+
     if f == 0 or f == 1:
         return f"{int(f) * 100}%"
     if f < Fraction(1, 2000):

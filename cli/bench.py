@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table as RichTable
 
 from .common import JSON_HELP, handles_errors, out, print_json, progress_bars
 
@@ -39,7 +38,11 @@ def bench(
     ] = True,
     startup: Annotated[
         bool,
-        typer.Option("--startup", help=f"Time how fast the table-side commands start, beside {BASELINE}, instead."),
+        typer.Option(
+            "--startup",
+            help=f"Time how fast the table-side commands start, beside {BASELINE}, instead (with bytecode, as "
+            "installed: each command runs once first).",
+        ),
     ] = False,
     runs: Annotated[int, typer.Option(metavar="N", min=1, help="Runs of each command for --startup.")] = 7,
     json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
@@ -48,7 +51,9 @@ def bench(
 
     With --startup: the wall time of each command a player runs at the table, on a 6-player
     record, from a fresh process, beside that of importing typer alone (median of --runs runs,
-    taken in turns so that a busy machine slows all alike).
+    taken in turns so that a busy machine slows all alike). Each runs once first, so that Python
+    writes the bytecode of what it loads and the runs read it, as on an installed copy (even
+    where PYTHONDONTWRITEBYTECODE is set: it is left out of the commands' environment).
     """
     if startup:
         startup_bench(runs, json_out)
@@ -66,6 +71,8 @@ def bench(
                 update(done[0], total)
 
         figures = run_benchmark(games=games, cpsat=cpsat, progress=step)
+    from rich.table import Table as RichTable
+
     rows = [f.to_dict() for f in figures]
     if json_out:
         print_json(rows)
@@ -96,13 +103,25 @@ def _command_line(args: tuple[str, ...]) -> list[str]:
     return [sys.executable, "-c", script, *(a.format(record=STARTUP_RECORD) for a in args)]
 
 
+def _environment() -> dict[str, str]:
+    """The commands' environment: this one, with bytecode written and read."""
+    import os
+
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def _wall(command: list[str]) -> float:
     import subprocess
     import time
 
     start = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=_environment())
     return time.perf_counter() - start
+
+
+def _warm(command: list[str]) -> None:
+    """Run a command once, untimed: Python writes the bytecode of every module it loads."""
+    _wall(command)
 
 
 def startup_times(runs: int) -> list[dict[str, Any]]:
@@ -112,6 +131,8 @@ def startup_times(runs: int) -> list[dict[str, Any]]:
     baseline = [sys.executable, "-c", "import typer"]
     commands = [_command_line(args) for args in STARTUP_COMMANDS]
     times: list[list[float]] = [[] for _ in range(len(commands) + 1)]
+    for command in [baseline, *commands]:
+        _warm(command)
     with progress_bars() as bars:
         update = bars.stage("starting commands")
         for r in range(runs):
@@ -133,6 +154,8 @@ def startup_bench(runs: int, json_out: bool) -> None:
     if json_out:
         print_json(rows)
         return
+    from rich.table import Table as RichTable
+
     table = RichTable(header_style="bold", title=f"start-up, median of {runs} runs", box=None, pad_edge=False)
     table.add_column("command")
     table.add_column("wall s", justify="right")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import codecs
 import functools
-import json
 import os
 import re
 import sys
@@ -14,29 +12,48 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
-from analyzer import record as fish
-from analyzer import record_json, source
 from analyzer.cards import DeckKind
-from analyzer.errors import HalfsuitError, UsageError
-from analyzer.files import encode_text, write_text_atomic
-from analyzer.knowledge import PUBLIC, resolve_view
-from analyzer.record import Record
-from analyzer.replay import Game, replay
+from analyzer.errors import HalfsuitError
 from analyzer.rules import HouseRule, RuleSet
-from analyzer.wording import plural
 
 from .main import interrupted
+from .terminal import escape
 
+# The library and rich load inside the functions that use them: a command imports what it
+# uses, and `halfsuit --help` none of it.
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.progress import Progress
 
+    from analyzer.record import Record
+    from analyzer.replay import Game
+
+
+class _Later:
+    """A rich ``Console`` made on first use (rich takes a while to load)."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._console: Console | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return getattr(self._console, name)
+
+
 # No emoji codes either: a title ":fire:" stays that text.
-out = Console(highlight=False, soft_wrap=True, emoji=False)
-err = Console(stderr=True, highlight=False, emoji=False)
+if TYPE_CHECKING:
+    out: Console
+    err: Console
+else:
+    out = _Later(highlight=False, soft_wrap=True, emoji=False)
+    err = _Later(stderr=True, highlight=False, emoji=False)
 DEBUG = {"on": False}
+PUBLIC = "public"  # analyzer.knowledge.PUBLIC, the whole table's view, without loading that module
 # Views of a game are solved in worker processes, one per core.
 WORKERS = os.cpu_count() or 1
 
@@ -97,6 +114,8 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
 
 def read_record_bytes(path: Path) -> tuple[bytes, str]:
     """The bytes of a record and the name it goes by: ``-`` is standard input (``<stdin>``)."""
+    from analyzer import source
+
     if str(path) == "-":
         return source.read_stream(sys.stdin.buffer), source.STDIN
     return source.read_file(path), str(path)
@@ -105,14 +124,26 @@ def read_record_bytes(path: Path) -> tuple[bytes, str]:
 def is_json(data: bytes, name: str) -> bool:
     """Whether a record is in the JSON form: by its extension, or on standard input by starting
     with ``{``."""
+    import codecs
+
+    from analyzer import source
+
     start = data.removeprefix(codecs.BOM_UTF8).lstrip()
     return name.lower().endswith(".json") or (name == source.STDIN and start.startswith(b"{"))
 
 
 def parse_record(data: bytes, name: str) -> Record:
     """A record from its bytes, in the JSON form or the ``.fish`` text form (``is_json``)."""
+    from analyzer import source
+
     text = source.decode(data, name)
-    return record_json.loads(text, name) if is_json(data, name) else fish.loads(text, name)
+    if is_json(data, name):
+        from analyzer import record_json
+
+        return record_json.loads(text, name)
+    from analyzer import record as fish
+
+    return fish.loads(text, name)
 
 
 def _located(exc: HalfsuitError | OSError) -> str:
@@ -137,6 +168,8 @@ def load_record(path: Path) -> Record:
 def load_game(path: Path, lenient: bool = False, warn: bool = True) -> Game:
     """Read and replay a record: strictly (the first rule break is an error), or leniently, each
     break then told on stderr unless ``warn`` is off (for commands that list them themselves)."""
+    from analyzer.replay import replay
+
     game = replay(load_record(path), lenient=lenient)
     if warn:
         for line in break_lines(game):
@@ -153,6 +186,9 @@ def break_lines(game: Game) -> list[str]:
 
 def check_at(game: Game, at: int | None) -> int:
     """The step asked for; by default the last one (the last trusted one of a lenient replay)."""
+    from analyzer.errors import UsageError
+    from analyzer.wording import plural
+
     n = len(game.events)
     if at is None:
         return game.trusted_until
@@ -162,10 +198,14 @@ def check_at(game: Game, at: int | None) -> int:
 
 
 def check_view(game: Game, view: str) -> str:
+    from analyzer.knowledge import resolve_view
+
     return PUBLIC if view.lower() == PUBLIC else resolve_view(game.record, view)
 
 
 def print_json(data: Any) -> None:
+    import json
+
     sys.stdout.write(json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
 
 
@@ -176,6 +216,8 @@ def json_text(text: str) -> str:
 
 def emit(text: str, output: Path | None, source: Path | None = None) -> None:
     """Write text (made from the record ``source``, if any) to stdout, or to the file ``output``."""
+    from analyzer.files import encode_text, write_text_atomic
+
     if output is None:
         data = encode_text(text, source or "<stdout>")
         sys.stdout.flush()

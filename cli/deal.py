@@ -5,12 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.text import Text
-
-from analyzer import record as fish
-from analyzer import record_json
-from analyzer.files import write_text_atomic
-from analyzer.wording import either, plural
 
 if TYPE_CHECKING:
     from analyzer.hindsight import Hindsight
@@ -39,8 +33,12 @@ def deal_cmd(
     Unknown cards are shown as '?'. With --fill the hands fixed completely are written into the
     record as Hand lines (a hand with an open card is never written).
     """
-    game = load_game(path, lenient)
+    from analyzer import record as fish
+    from analyzer import record_json
+    from analyzer.files import write_text_atomic
     from analyzer.hindsight import deal_in_hindsight
+
+    game = load_game(path, lenient)
 
     found = deal_in_hindsight(game)
     new = list(found.worked_out)
@@ -59,6 +57,10 @@ def deal_cmd(
 
 
 def render(found: Hindsight) -> None:
+    from rich.text import Text
+
+    from analyzer.wording import either, plural
+
     record = found.record
     width = max(len(p) for p in record.players)
     read = plural(found.upto, "event") + (", every Hand line" if record.hands else "")

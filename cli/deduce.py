@@ -3,25 +3,24 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table as RichTable
-from rich.text import Text
 
-from analyzer.analysis import Holders, solve_position
-from analyzer.cards import Card, parse_card
-from analyzer.contracts import analysis_dict, player_summary, state_dict
-from analyzer.errors import UsageError
-from analyzer.explain import LACKS, Explainer, Explanation, holds
-from analyzer.game_text import left_play
-from analyzer.hindsight import judged_analysis
-from analyzer.knowledge import PUBLIC, Position, ViewTracker
-from analyzer.replay import Game
-from analyzer.tactics import claimable, deal_text, exact_text
-from analyzer.wording import percent, plural
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from rich.text import Text
+
+    from analyzer.analysis import Holders
+    from analyzer.cards import Card
+    from analyzer.explain import Explanation
+    from analyzer.knowledge import Position
+    from analyzer.odds import Odds
+    from analyzer.replay import Game
 
 from .common import (
+    PUBLIC,
     WORKERS,
     AsOpt,
     AtOpt,
@@ -39,6 +38,7 @@ from .common import (
     progress_bars,
     team_style,
 )
+from .terminal import say, say_text, table
 
 
 def register(app: typer.Typer) -> None:
@@ -50,6 +50,9 @@ def register(app: typer.Typer) -> None:
 
 def view_at(path: Path, at: int | None, view: str, lenient: bool) -> tuple[Game, str, int, Position, Holders]:
     """Load, check the options, and solve one view at one step."""
+    from analyzer.analysis import solve_position
+    from analyzer.knowledge import ViewTracker
+
     game = load_game(path, lenient)
     n = check_at(game, at)
     name = check_view(game, view)
@@ -74,6 +77,11 @@ def state(
     ] = None,
 ) -> None:
     """Every card in play: who can hold it (known, possible, impossible), in one view at one step."""
+    from analyzer.contracts import state_dict
+    from analyzer.explain import Explainer
+    from analyzer.game_text import left_play
+    from analyzer.knowledge import ViewTracker
+
     game, name, n, _, holders = view_at(path, at, view, lenient)
     cards = [parse_card_arg(t, game) for text in explain or [] for t in text.replace(",", " ").split()]
     explainer = Explainer(ViewTracker(game, name), n) if cards else None
@@ -86,12 +94,12 @@ def state(
         return
     render_grid(game, holders, name, n)
     for c, w in why.items():
-        out.print(f"[bold]Why, for {c.pretty}[/bold]")
+        say(f"[bold]Why, for {c.pretty}[/bold]")
         gone = left_play(game, n, c)
         if gone is not None:
-            out.print(plain(f"  {gone}"))
+            say(plain(f"  {gone}"))
         elif not w:
-            out.print("  no player is ruled out: any of them may hold it")
+            say("  no player is ruled out: any of them may hold it")
         print_explanations(c, holders.get(c, ()), w)
 
 
@@ -100,17 +108,19 @@ def print_explanations(card: Card, holders: tuple[str, ...], why: dict[str, Expl
     shared: list[str] = []
     if len(holders) == 1 and holders[0] in why:
         h = holders[0]
-        out.print(Text(f"  why {h}: {why[h].text}"))
+        say_text(f"  why {h}: {why[h].text}")
         shared = [p for p, e in why.items() if p != h and _only_elsewhere(e, why[h])]
         if shared:
-            out.print(Text(f"  not {', '.join(shared)}: {h} holds {card.pretty}.", style="dim"))
+            say_text(f"  not {', '.join(shared)}: {h} holds {card.pretty}.", "dim")
     for p, e in why.items():
         if p in holders or p in shared:
             continue
-        out.print(Text(f"  not {p}: {e.text}"))
+        say_text(f"  not {p}: {e.text}")
 
 
 def grid_mark(holders: tuple[str, ...], player: str) -> Text:
+    from rich.text import Text
+
     if player not in holders:
         return Text("·", style="dim")
     if len(holders) == 1:
@@ -119,6 +129,12 @@ def grid_mark(holders: tuple[str, ...], player: str) -> Text:
 
 
 def render_grid(game: Game, holders: Holders, view: str, n: int) -> None:
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    from analyzer.contracts import player_summary
+    from analyzer.tactics import claimable
+
     record = game.record
     step = game.step(n)
     players = record.players
@@ -147,6 +163,9 @@ def render_grid(game: Game, holders: Holders, view: str, n: int) -> None:
 
 
 def parse_card_arg(text: str, game: Game) -> Card:
+    from analyzer.cards import parse_card
+    from analyzer.errors import UsageError
+
     try:
         card = parse_card(text)
     except ValueError as exc:
@@ -172,6 +191,11 @@ def who_has(
     lenient: LenientOpt = False,
 ) -> None:
     """Who can have a card: the holders, and why every other player is ruled out (or why the holder is known)."""
+    from analyzer.explain import LACKS, Explainer
+    from analyzer.game_text import left_play
+    from analyzer.knowledge import ViewTracker
+    from analyzer.wording import percent
+
     game, name, n, pos, holders = view_at(path, at, view, lenient)
     card = parse_card_arg(card_text, game)
     claimed = next((r for r in game.step(n).books.values() if card in r.book.cards), None)
@@ -181,25 +205,31 @@ def who_has(
             number = game.numbers[claimed.event - 1]
             print_json({"at": n, "as": name, "card": card.code, "holders": [], "known": False, "claimed": number})
         else:
-            out.print(plain(msg))
+            say(plain(msg))
         return
     h = holders[card]
     explainer = Explainer(ViewTracker(game, name), n)
     why = explainer.card(card)
     deals = {p: explainer.witness(card, p) for p in h} if witness and len(h) > 1 else {}
-    counting_odds()
-    from analyzer.odds import odds_or_reason
+    counted: Odds | str | None = None
+    share: dict[str, Fraction] | None = None
+    if len(h) > 1:  # (a known card is certain: nothing to count)
+        counting_odds()
+        from analyzer.odds import odds_or_reason
 
-    counted = odds_or_reason(pos)  # a sentence instead when too costly to count
-    share = None if isinstance(counted, str) else counted.cards[card]
+        counted = odds_or_reason(pos)  # a sentence instead when too costly to count
+        share = None if isinstance(counted, str) else counted.cards[card]
     if json_out:
+        from analyzer.tactics import exact_text
+
+        odds = {h[0]: "1"} if len(h) == 1 else None if share is None else {p: exact_text(f) for p, f in share.items()}
         data: dict[str, Any] = {
             "at": n,
             "as": name,
             "card": card.code,
             "holders": list(h),
             "known": len(h) == 1,
-            "odds": None if share is None else {p: exact_text(f) for p, f in share.items()},
+            "odds": odds,
             "ruled_out": {p: e.text for p, e in why.items() if e.conclusion is not None and e.conclusion.kind == LACKS},
             "explanations": {p: e.to_dict() for p, e in why.items()},
         }
@@ -210,22 +240,22 @@ def who_has(
     who = "the public" if name == PUBLIC else name
     if len(h) == 1:
         where = f"[bold green]{plain(h[0])}[/bold green]"
-        out.print(
+        say(
             f"[bold]{card.pretty}[/bold] is with {where} (known, {game.record.after_label(n)}, as {plain(who)} sees it)"
         )
     else:
-        out.print(f"[bold]{card.pretty}[/bold] can be with ({game.record.after_label(n)}, as {plain(who)} sees it):")
+        say(f"[bold]{card.pretty}[/bold] can be with ({game.record.after_label(n)}, as {plain(who)} sees it):")
         width = max(len(p) for p in h)  # the odds in one column
         for p in h:
             if share is None:
-                out.print(f"  [bold]{plain(p)}[/bold]")
+                say(f"  [bold]{plain(p)}[/bold]")
                 continue
-            out.print(f"  [bold]{plain(p):<{width}}[/bold] {percent(share[p]):>6}")
+            say(f"  [bold]{plain(p):<{width}}[/bold] {percent(share[p]):>6}")
         if isinstance(counted, str):
-            out.print(Text(f"  odds not counted: {counted}", style="dim"))
+            say_text(f"  odds not counted: {counted}", "dim")
     print_explanations(card, h, why)
     for p, deal in deals.items():
-        out.print(Text(f"  {p} may hold it, e.g. {_deal_text(deal, pos)}"))
+        say_text(f"  {p} may hold it, e.g. {_deal_text(deal, pos)}")
 
 
 def _only_elsewhere(e: Explanation, holder: Explanation) -> bool:
@@ -235,6 +265,8 @@ def _only_elsewhere(e: Explanation, holder: Explanation) -> bool:
 
 def _deal_text(deal: dict[Card, str], pos: Position) -> str:
     """The never-shown cards of a fitting deal, player by player."""
+    from analyzer.tactics import deal_text
+
     return deal_text({c: deal[c] for c in pos.in_play if c not in pos.known}, pos.players)
 
 
@@ -249,12 +281,19 @@ def hand(
     explain: Annotated[bool, typer.Option("--explain", help="Say why each known card is theirs.")] = False,
 ) -> None:
     """A player's known and possible cards, by book."""
+    from analyzer.contracts import player_summary
+    from analyzer.errors import UsageError
+    from analyzer.wording import plural
+
     game, name, n, _, holders = view_at(path, at, view, lenient)
     who = game.record.table.resolve(player)
     if who is None:
         raise UsageError(f"'{player}' is not a player of this game", path=game.record.path)
     why: dict[Card, Explanation] = {}
     if explain:
+        from analyzer.explain import Explainer, holds
+        from analyzer.knowledge import ViewTracker
+
         explainer = Explainer(ViewTracker(game, name), n)
         why = {c: explainer.explain(holds(who, c)) for c, h in holders.items() if h == (who,)}
     summary = player_summary(game.record, game.step(n), holders, who)
@@ -271,33 +310,48 @@ def hand(
         print_json(data)
         return
     viewer = "the public" if name == PUBLIC else name
-    out.print(
+    say(
         f"[bold]{plain(who)}[/bold] (team {summary['team']}) holds {plural(summary['count'], 'card')} "
         f"{game.record.after_label(n)}; as {plain(viewer)} sees it, {len(summary['known'])} "
         f"{'is' if len(summary['known']) == 1 else 'are'} known"
     )
-    table = RichTable(box=None, header_style="bold")
-    table.add_column("book")
-    table.add_column("known", style="green")
-    table.add_column("possible", style="yellow")
-    for book_name, cards in books.items():
-        table.add_row(
-            plain(book_name),
-            " ".join(_pretty(c) for c in cards["known"]),
-            " ".join(_pretty(c) for c in cards["possible"]),
-        )
-    out.print(table)
+    rows = [
+        (book_name, " ".join(_pretty(c) for c in cards["known"]), " ".join(_pretty(c) for c in cards["possible"]))
+        for book_name, cards in books.items()
+    ]
+    lines = table(("book", "known", "possible"), rows, ("", "green", "yellow"))
+    if lines is not None:
+        for line in lines:
+            say(line)
+    else:  # wider than the console: rich wraps the cells
+        from rich.table import Table as RichTable
+
+        grid = RichTable(box=None, header_style="bold")
+        grid.add_column("book")
+        grid.add_column("known", style="green")
+        grid.add_column("possible", style="yellow")
+        for row in rows:
+            grid.add_row(*(plain(cell) for cell in row))
+        out.print(grid)
     for c, e in why.items():
-        out.print(Text(f"  {c.pretty}: {e.text}"))
+        say_text(f"  {c.pretty}: {e.text}")
 
 
 def _pretty(code: str) -> str:
+    from analyzer.cards import parse_card
+
     return parse_card(code).pretty
 
 
 @handles_errors
 def analyze_cmd(path: RecordArg, json_out: JsonOpt = False, lenient: LenientOpt = False) -> None:
     """The whole game at once: every step in every view (public and each Hand), claims, threats, mistakes."""
+    from rich.table import Table as RichTable
+
+    from analyzer.contracts import analysis_dict
+    from analyzer.hindsight import judged_analysis
+    from analyzer.wording import plural
+
     game = load_game(path, lenient)
     with progress_bars(quiet=json_out) as bars:
         result = judged_analysis(game, workers=WORKERS, progress=bars.stage("solving each view"))[0]

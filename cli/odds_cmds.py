@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table as RichTable
-from rich.text import Text
 
-from analyzer.analysis import solve_position
-from analyzer.knowledge import PUBLIC, ViewTracker
-from analyzer.tactics import exact_text
-from analyzer.wording import percent, plural
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from rich.text import Text
 
 from .common import (
     AT_HELP,
     JSON_HELP,
+    PUBLIC,
     AsOpt,
     AtOpt,
     JsonOpt,
@@ -33,6 +31,8 @@ from .common import (
     team_style,
 )
 
+RISKY = Fraction(1, 100)  # the least odds of a claim that ``suggest`` shows as a risky claim
+
 
 def register(app: typer.Typer) -> None:
     app.command()(odds)
@@ -41,6 +41,10 @@ def register(app: typer.Typer) -> None:
 
 def shade(f: Fraction) -> Text:
     """A percentage, shaded from dim (unlikely) to bold green (certain)."""
+    from rich.text import Text
+
+    from analyzer.wording import percent
+
     if f == 0:
         return Text("·", style="dim")
     pct = float(f) * 100
@@ -55,6 +59,15 @@ def odds(
     path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False, lenient: LenientOpt = False
 ) -> None:
     """Exact odds that each player holds each card, counting every fitting deal."""
+    from fractions import Fraction
+
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    from analyzer.analysis import solve_position
+    from analyzer.knowledge import ViewTracker
+    from analyzer.tactics import exact_text
+
     game = load_game(path, lenient)
     n = check_at(game, at)
     name = check_view(game, view)
@@ -137,14 +150,26 @@ def suggest(
     lenient: LenientOpt = False,
 ) -> None:
     """Advice for the player on turn: legal asks ranked by exact odds, and claims with their odds."""
+
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    from analyzer.wording import percent, plural
+
     game = load_game(path, lenient)
     n = check_at(game, at)
     counting_odds()
-    from analyzer.advice import suggest as advise
+    from analyzer.advice import Advice, Adviser
     from analyzer.odds import TooLarge
 
     try:
-        advice = advise(game, view, n)
+        adviser = Adviser(game, view, n)
+        if json_out:
+            advice = Advice(adviser.player, n, adviser.odds.deals, adviser.asks(), adviser.claims())
+        else:
+            # Only what is printed: the first asks, and the claims at least 1% likely to be right.
+            advice = Advice(adviser.player, n, adviser.odds.deals, adviser.asks(top), adviser.claims(RISKY))
+            legal = len(adviser.options())
     except TooLarge as exc:
         if json_out:
             print_json({"at": n, "as": view, "deals": None, "asks": [], "claims": [], "not_counted": exc.message})
@@ -178,9 +203,9 @@ def suggest(
         pct = percent(a.odds)
         table.add_row(plain(f"ask {a.target} for {a.card.pretty}"), pct, f"{a.given:.2f}", plain(a.warning or ""))
     out.print(table)
-    if len(advice.asks) > top:
-        out.print(f"[dim]{plural(len(advice.asks) - top, 'more legal ask')} (--top to show them)[/dim]")
-    likely = [c for c in advice.claims if 0 < c.right < 1 and c.right >= Fraction(1, 100)]
+    if legal > top:
+        out.print(f"[dim]{plural(legal - top, 'more legal ask')} (--top to show them)[/dim]")
+    likely = [c for c in advice.claims if 0 < c.right < 1 and c.right >= RISKY]
     for c in likely[:3]:
         out.print(
             f"[yellow]Risky claim[/yellow] ({percent(c.right)} right, book with your team "

@@ -6,35 +6,20 @@ import sys
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table as RichTable
-from rich.text import Text
 
-from analyzer import record as fish
-from analyzer import record_json
-from analyzer.analysis import analyze
-from analyzer.cards import DeckKind
-from analyzer.errors import HalfsuitError, OutputError, UsageError
-from analyzer.files import make_folder, write_text_atomic
-from analyzer.record import Ask, Claim, Comment, Event, Holding, Pass, Record, event_text, number_warnings
-from analyzer.replay import Game
-from analyzer.rules import RuleSet
-from analyzer.simulate import Style
-from analyzer.wording import plural
+if TYPE_CHECKING:
+    from analyzer.record import Event, Record
+    from analyzer.replay import Game
 
 from .common import (
     AT_HELP,
     DEBUG,
     JSON_HELP,
-    WORKERS,
-    BluffingOpt,
-    DeckOpt,
-    HouseOpt,
     LenientOpt,
     RecordArg,
-    RulesOpt,
     break_lines,
     check_at,
     emit,
@@ -51,13 +36,13 @@ from .common import (
     team_style,
     visible,
 )
+from .terminal import escape, say
 
 
 def register(app: typer.Typer) -> None:
     app.command()(validate)
     app.command("format")(format_record)
     app.command()(convert)
-    app.command()(simulate)
     app.command()(show)
 
 
@@ -70,6 +55,9 @@ def each_record(paths: list[Path], check: Callable[[Path], int]) -> int:
     With several records an error in one does not stop the others, and the last line says
     which failed.
     """
+    from analyzer.errors import HalfsuitError
+    from analyzer.wording import plural
+
     if len(paths) == 1:
         return check(paths[0])
     worst = 0
@@ -100,6 +88,8 @@ def validate(
 
     Move numbers that are missing, repeated or out of order are warned about (exit 0).
     """
+    from analyzer.errors import HalfsuitError
+
     results: list[dict[str, object]] = []
 
     def check(path: Path) -> int:
@@ -119,11 +109,19 @@ def validate(
 
 def validate_one(path: Path, lenient: bool, json_out: bool) -> tuple[dict[str, object], int]:
     """Check one record: its result for --json, and its exit status (printing what it found)."""
+    from analyzer.analysis import hand_views, solve_position
+    from analyzer.knowledge import ViewTracker
+    from analyzer.record import number_warnings
+    from analyzer.wording import plural
+
     game = load_game(path, lenient=lenient, warn=False)
     name = game.record.path or str(path)
     if not game.violations:
-        # No rule broken in public: now check that some deal fits, in public and with the hands.
-        analyze(game, upto=len(game.events), workers=WORKERS)
+        # No rule broken in public: now check that some deal fits, in public and with each hand.
+        # After the last event is enough (a deal that fits the whole record fits every part of
+        # it); where none fits, the error names the first event after which none does.
+        for view in hand_views(game):
+            solve_position(ViewTracker(game, view), len(game.events))
     warnings = number_warnings(game.record)
     result = {
         "path": str(path),
@@ -154,7 +152,7 @@ def validate_one(path: Path, lenient: bool, json_out: bool) -> tuple[dict[str, o
             state = "finished" if game.finished else "unfinished"
             a, b = game.final.score
             ok = f" {visible(name)}: {plural(len(game.events), 'event')}, {state}, score {a}–{b}"
-            out.print(Text.assemble(("ok", "green"), ok))
+            say(f"[green]ok[/green]{escape(ok)}")
     return result, 1 if game.violations else 0
 
 
@@ -169,6 +167,9 @@ def format_record(
     The form is the file's own: JSON for a .json record, the .fish text for any other. The
     events are numbered 1, 2, 3... whatever numbers the file gave them.
     """
+    from analyzer.errors import UsageError
+    from analyzer.files import write_text_atomic
+
     if len(paths) > 1 and not (check or in_place):
         raise UsageError("several records are formatted with --check or --in-place, not to stdout")
     if in_place and any(str(p) == "-" for p in paths):
@@ -200,6 +201,10 @@ class Form(StrEnum):
 def canonical_text(record: Record, form: Form, source: Path) -> str:
     """The record's canonical text in ``form``; refused (OutputError, naming the record) when that
     text would not read back as the same record, rather than written broken."""
+    from analyzer import record as fish
+    from analyzer import record_json
+    from analyzer.errors import HalfsuitError, OutputError
+
     module = record_json if form is Form.json else fish
     text = module.dumps(record)
     try:
@@ -225,87 +230,6 @@ def convert(
 
 
 @handles_errors
-def simulate(
-    players: Annotated[int, typer.Option(metavar="N", help="4, 6 or 8 players.")] = 6,
-    deck: DeckOpt = DeckKind.STANDARD,
-    rules: RulesOpt = RuleSet.LITERATURE,
-    bluffing: BluffingOpt = False,
-    house: HouseOpt = None,
-    seed: Annotated[
-        int | None,
-        typer.Option(
-            metavar="N",
-            min=0,
-            help="Random seed: the same seed gives the same game. Default: a fresh one. Each record says its seed "
-            "(X-Seed).",
-        ),
-    ] = None,
-    count: Annotated[
-        int,
-        typer.Option(
-            metavar="N", min=1, help="How many games: seeds SEED, SEED+1, ...; with more than one, --out is a folder."
-        ),
-    ] = 1,
-    output: Annotated[
-        Path | None, typer.Option("--out", "-o", metavar="PATH", help="Write here instead of stdout.")
-    ] = None,
-    style: Annotated[
-        Style, typer.Option(help="How the bots open: 'probing' asks around in untouched books, as people do.")
-    ] = Style.STANDARD,
-    bots: Annotated[
-        str | None,
-        typer.Option(
-            metavar="A,B",
-            help="Seat two bots by team, first seat's team first (random, simple, counter, odds); each sees only "
-            "its own view. Default: the simulator's own play.",
-        ),
-    ] = None,
-) -> None:
-    """Simulate complete legal games between sensible bots and write their records (with every hand).
-
-    One game goes to stdout or to the file --out; with --count N, N games go into the folder
-    --out, one file each (simulated-SEED.fish).
-    """
-    from .tournament import bot_pair
-
-    pair = bot_pair(bots) if bots is not None else None
-    if players not in (4, 6, 8):
-        raise UsageError(f"--players must be 4, 6 or 8, not {players}")
-    if count > 1 and output is None:
-        raise UsageError("--count needs --out: the folder to write the records into")
-    import secrets
-
-    from analyzer.simulate import simulate as run_simulation
-
-    first = secrets.randbelow(2**31) if seed is None else seed
-    for k in range(count):
-        if pair is not None:
-            from analyzer.bots import play_deal
-            from analyzer.rules import GameRules
-
-            game_rules = GameRules(rules, deck, bluffing, frozenset(house or ()))
-            record = play_deal(pair, players, game_rules, first + k)  # says its seed and bots
-        else:
-            record = run_simulation(
-                players=players,
-                deck=deck,
-                rule_set=rules,
-                bluffing=bluffing,
-                house=frozenset(house or ()),
-                seed=first + k,
-                style=style,
-            )
-            record.extra.append(("X-Seed", str(first + k)))
-        if count == 1:
-            emit(fish.dumps(record), output)
-        else:
-            assert output is not None
-            make_folder(output)
-            emit(fish.dumps(record), output / f"simulated-{first + k}.fish")
-            out.print(plain(output / f"simulated-{first + k}.fish"))
-
-
-@handles_errors
 def show(
     path: RecordArg,
     at: Annotated[int | None, typer.Option(metavar="N", help=AT_HELP)] = None,
@@ -322,6 +246,8 @@ def show(
 
 
 def show_dict(game: Game, n: int) -> dict[str, object]:
+    from analyzer.record import event_text
+
     record = game.record
     step = game.step(n)
     return {
@@ -350,6 +276,10 @@ def show_dict(game: Game, n: int) -> dict[str, object]:
 
 
 def render_show(game: Game, n: int) -> None:
+    from rich.table import Table as RichTable
+
+    from analyzer.record import Ask, Claim, Comment
+
     record = game.record
     table = record.table
     step = game.step(n)
@@ -389,6 +319,8 @@ def render_show(game: Game, n: int) -> None:
 
 def spoken(event: Event) -> str:
     """An event as the table says it, cards with their suit symbols; an ask without its answer."""
+    from analyzer.record import Ask, Holding, Pass
+
     if isinstance(event, Ask):
         return f"{event.asker} asks {event.target} for {event.card.pretty}"
     if isinstance(event, Pass):

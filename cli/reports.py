@@ -12,12 +12,9 @@ from typing import Annotated
 
 import typer
 
-from analyzer.hindsight import judged_analysis
-from analyzer.knowledge import PUBLIC
-from analyzer.tactics import explain_mistakes, mistakes, quote_odds
-
 from .common import (
     AS_HELP,
+    PUBLIC,
     WORKERS,
     LenientOpt,
     RecordArg,
@@ -67,33 +64,21 @@ def report_cmd(
     Prints the paths written. Exit 1 when the record breaks the rules (unless --lenient: the
     breaks are then marked in the report) or contradicts itself, 2 when it cannot be read.
     """
-    from analyzer.replay_page import odds_table
+    from analyzer.study import study
 
     game = load_game(path, lenient)
     name = check_view(game, view)
-    with progress_bars() as bars:
-        analysis = judged_analysis(game, workers=WORKERS, progress=bars.stage("solving each view"))[0]
-        found = explain_mistakes(analysis, mistakes(analysis))
-        asks = None
-        tables = None
+    with progress_bars() as bars, study(game, odds, replay, WORKERS, bars.stage) as studied:
         if odds:
-            counting_odds()
-            from analyzer.information import ask_information
-            from analyzer.odds import TooLarge
+            counting_odds()  # here, once the workers have their counts: they start sooner
+        from analyzer.report import write_report  # matplotlib loads while the workers count
 
-            try:
-                found = quote_odds(analysis, found, workers=WORKERS, progress=bars.stage("quoting odds in mistakes"))
-                asks = ask_information(game, analysis.steps, workers=WORKERS, progress=bars.stage("counting bits"))
-                if replay:  # the replay page shows every step of every view; the report alone needs a few
-                    bars.stage("counting the odds of every step")
-                    tables = odds_table(game, list(analysis.views), analysis.steps, WORKERS, analysis.worked_out)
-            except TooLarge as exc:
-                odds = False  # a view too costly to count: the report goes without odds, and says so
-                err.print(f"odds left out of the report: {plain(exc.message)}")
-        from analyzer.report import write_report
-
-        bars.stage("writing the report")
-        files = write_report(game, out_dir, name, moments or None, analysis, odds, asks, found, tables, replay)
+        update = bars.stage("writing the report")
+        files = write_report(game, out_dir, name, moments or None, replay=replay, studied=studied)
+        if update is not None:
+            update(1, 1)
+    if studied.left_out is not None:  # a view too costly to count: the report goes without odds, and says so
+        err.print(f"odds left out of the report: {plain(studied.left_out)}")
     for written in files.paths:
         out.print(plain(written))
 
@@ -113,25 +98,16 @@ def replay_cmd(
     then steps to the first break and marks the breaks) or contradicts itself, 2 when it cannot
     be read.
     """
-    from analyzer.replay_page import odds_table, write_replay
+    from analyzer.replay_page import write_replay
+    from analyzer.study import study
 
     game = load_game(path, lenient)
-    with progress_bars() as bars:
-        analysis = judged_analysis(game, workers=WORKERS, progress=bars.stage("solving each view"))[0]
-        found = explain_mistakes(analysis, mistakes(analysis))
-        table = None
-        if odds:
-            counting_odds()
-            from analyzer.odds import TooLarge
-
-            try:
-                found = quote_odds(analysis, found, workers=WORKERS, progress=bars.stage("quoting odds in mistakes"))
-                bars.stage("counting the odds of every step")
-                table = odds_table(game, list(analysis.views), analysis.steps, WORKERS, analysis.worked_out)
-            except TooLarge as exc:
-                table = None
-                err.print(f"odds left out of the replay page: {plain(exc.message)}")
-        page = write_replay(game, out_dir, analysis, found, table, with_odds=False)
+    with progress_bars() as bars, study(game, odds, True, WORKERS, bars.stage, bits=False) as studied:
+        studied.settle()
+        tables = studied.tables if studied.odds else None
+        page = write_replay(game, out_dir, studied.analysis, studied.found, tables, False, why=studied.why)
+    if studied.left_out is not None:
+        err.print(f"odds left out of the replay page: {plain(studied.left_out)}")
     out.print(plain(page.path))
 
 

@@ -17,23 +17,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from analyzer import record as fish
-from analyzer.analysis import solve_position
-from analyzer.cards import Card
 from analyzer.errors import HalfsuitError, RecordSyntaxError, UsageError
-from analyzer.files import write_text_atomic
-from analyzer.game_text import left_play
-from analyzer.knowledge import PUBLIC, ViewTracker
-from analyzer.record import Comment, Event, Record, event_text, read_event
-from analyzer.replay import Game, replay
-from analyzer.tactics import claimable
-from analyzer.wording import either, plural
 
 from .common import handles_errors, visible
 from .deduce import parse_card_arg
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import Completer
+
+    from analyzer.cards import Card
+    from analyzer.record import Comment, Event, Record
+    from analyzer.replay import Game
 
 COMMANDS = ("undo", "who-has", "claims", "status", "help", "quit")
 HELP = """Enter one event a line, as in a record (the number and a '# comment' are optional):
@@ -50,6 +44,8 @@ class Scoring:
     (atomically, in canonical form) after every change."""
 
     def __init__(self, path: Path, record: Record) -> None:
+        from analyzer.replay import replay
+
         self.path = path
         self.record = record
         self.game = replay(record)
@@ -57,17 +53,26 @@ class Scoring:
     @classmethod
     def resume(cls, path: Path) -> Scoring:
         """Continue the record in ``path``: it must be legal so far."""
+        from analyzer import record as fish
+
         record = fish.load(path)
         scoring = cls(path, record)
         scoring.check_fits(scoring.game)
         return scoring
 
     def save(self) -> None:
+        from analyzer import record as fish
+        from analyzer.files import write_text_atomic
+
         write_text_atomic(self.path, fish.dumps(self.record))
 
     def enter(self, line: str) -> Event | Comment | None:
         """Read, check and keep one line; raises (keeping nothing) when it cannot be read, breaks
         a rule or leaves no deal that fits. None for a blank line."""
+        from analyzer import record as fish
+        from analyzer.record import read_event
+        from analyzer.replay import replay
+
         item = read_event(self.record, line)
         if item is None:
             return None
@@ -80,12 +85,18 @@ class Scoring:
 
     def check_fits(self, game: Game) -> None:
         """Raise Contradiction when no deal fits the record now, in public or with a hand."""
+        from analyzer.analysis import solve_position
+        from analyzer.knowledge import PUBLIC, ViewTracker
+
         at = len(game.events)
         for view in (PUBLIC, *game.record.hands):
             solve_position(ViewTracker(game, view), at)
 
     def undo(self) -> Event | Comment | None:
         """Take the last line entered back (an event or a comment); None when there is none."""
+        from analyzer import record as fish
+        from analyzer.replay import replay
+
         if not self.record.body:
             return None
         last = self.record.body[-1]
@@ -121,6 +132,9 @@ class Scoring:
 
     def who_has(self, card_text: str) -> str:
         """Who can hold a card now, as the whole table sees it."""
+        from analyzer.game_text import left_play
+        from analyzer.wording import either
+
         card = parse_card_arg(card_text, self.game)
         gone = left_play(self.game, len(self.game.events), card)
         if gone is not None:
@@ -132,10 +146,16 @@ class Scoring:
 
     def claims(self) -> list[str]:
         """The books the whole table can see a team could claim now, with the declaration."""
+        from analyzer.knowledge import PUBLIC
+        from analyzer.tactics import claimable
+
         found = claimable(self.game, self.public_holders(), PUBLIC)
         return [f"team {c.team}: {c.declaration()}" for c in found]
 
     def public_holders(self) -> dict[Card, tuple[str, ...]]:
+        from analyzer.analysis import solve_position
+        from analyzer.knowledge import PUBLIC, ViewTracker
+
         _, holders = solve_position(ViewTracker(self.game, PUBLIC), len(self.game.events))
         return holders
 
@@ -169,6 +189,8 @@ class Scoring:
 def new_record(path: Path, ask: Callable[[str, str], str], say: Callable[[str], None]) -> Record:
     """The header of a new record, asked field by field; each answer is checked as the reader
     checks it, and asked again until it reads."""
+    from analyzer import record as fish
+
     lines: list[str] = []
 
     def field(label: str, key: str, default: str = "", optional: bool = True) -> None:
@@ -198,6 +220,8 @@ def new_record(path: Path, ask: Callable[[str, str], str], say: Callable[[str], 
 
 
 def _described(item: Event | Comment, number: int) -> str:
+    from analyzer.record import Comment, event_text
+
     if isinstance(item, Comment):
         return f"# {item.text}"
     text = f"{number}. {event_text(item)}"
@@ -282,6 +306,8 @@ def score_cmd(path: RecordArg) -> None:
     the last line back; 'quit' or Ctrl-D ends. The file is rewritten in canonical form after every
     line, so a crash or a closed terminal loses nothing. Lines piped in are read the same way.
     """
+    from analyzer.wording import plural
+
     if path.suffix.lower() == ".json":
         raise UsageError("the scorer writes the .fish text form: give a .fish file", path=str(path))
     if path.is_dir():

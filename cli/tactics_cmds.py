@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.text import Text
 
-from analyzer.analysis import Analysis
-from analyzer.contracts import lockouts_dict, threats_dict
-from analyzer.explain import Explainer, Explanation, holds
-from analyzer.hindsight import judged_analysis
-from analyzer.knowledge import PUBLIC, ViewTracker
-from analyzer.replay import Game
-from analyzer.tactics import HAND_NOTES, claimable, explain_mistakes, lockouts, mistakes, quote_odds, threats
+if TYPE_CHECKING:
+    from analyzer.analysis import Analysis, Holders
+    from analyzer.cards import Card
+    from analyzer.explain import Explanation
+    from analyzer.replay import Game
 
 from .common import (
+    PUBLIC,
     WORKERS,
     AsOpt,
     AtOpt,
@@ -34,6 +32,7 @@ from .common import (
     progress_bars,
 )
 from .deduce import view_at
+from .terminal import say, say_text
 
 
 def register(app: typer.Typer) -> None:
@@ -48,12 +47,17 @@ def claims(
     path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False, lenient: LenientOpt = False
 ) -> None:
     """Books that can be claimed in a view, with the declaration to make."""
+    from analyzer.tactics import claimable
+
     game, name, n, _, holders = view_at(path, at, view, lenient)
     found = claimable(game, holders, name)
-    explainer = Explainer(ViewTracker(game, name), n) if found else None
-    why = [
-        {card: explainer.explain(holds(p, card)) for card, p in c.holders.items()} if explainer else {} for c in found
-    ]
+    why: list[dict[Card, Explanation]] = []
+    if found:  # (the explanations load only when there is a book to explain)
+        from analyzer.explain import Explainer, holds
+        from analyzer.knowledge import ViewTracker
+
+        explainer = Explainer(ViewTracker(game, name), n)
+        why = [{card: explainer.explain(holds(p, card)) for card, p in c.holders.items()} for c in found]
     if json_out:
         books = [
             {**c.to_dict(), "why": {card.code: e.to_dict() for card, e in w.items()}}
@@ -64,23 +68,41 @@ def claims(
     speaker = None if name == PUBLIC else name
     if not found:
         who = "the public" if name == PUBLIC else name
-        out.print(f"No book is claimable {game.record.after_label(n)} as {plain(who)} sees it.")
+        say(f"No book is claimable {game.record.after_label(n)} as {plain(who)} sees it.")
     for c, w in zip(found, why, strict=True):
-        out.print(f"[green]team {c.team}[/green]  {plain(c.declaration(speaker))}")
+        say(f"[green]team {c.team}[/green]  {plain(c.declaration(speaker))}")
         for card, e in w.items():
-            out.print(Text(f"    {card.pretty} ({c.holders[card]}): {e.text}"))
+            say_text(f"    {card.pretty} ({c.holders[card]}): {e.text}")
 
 
 def _analyzed(path: Path, at: int | None, lenient: bool) -> tuple[Game, int, Analysis]:
-    """Every view of the record up to ``at`` (default: the end), hands worked out from the record included."""
+    """Every view to judge at step ``at`` (default: the end), hands worked out from the record
+    included: threats and lockouts are of one moment, so each view is solved at that step alone
+    (where no deal fits, the error names the first event after which none does)."""
+    from analyzer.analysis import Analysis, ViewAnalysis, hand_views, solve_position, view_tracker
+    from analyzer.hindsight import deal_in_hindsight
+
     game = load_game(path, lenient)
     n = check_at(game, at)
-    return game, n, judged_analysis(game, upto=n, workers=WORKERS)[0]
+    worked_out = deal_in_hindsight(game).worked_out
+    views = hand_views(game) + [p for p in game.record.players if p in worked_out and p not in game.record.hands]
+
+    class AtOneStep(ViewAnalysis):
+        def at(self, step: int) -> Holders:
+            if step != n:
+                raise ValueError(f"step {step} of {self.view}'s view is not solved: only step {n} is")
+            return self.holders[0]
+
+    solved = {v: AtOneStep(v, [solve_position(view_tracker(game, v, worked_out), n)[1]]) for v in views}
+    return game, n, Analysis(game, dict(solved), dict(worked_out))
 
 
 @handles_errors
 def threats_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False, lenient: LenientOpt = False) -> None:
     """Books each player could take if given the turn, judged in their own view."""
+    from analyzer.contracts import threats_dict
+    from analyzer.tactics import HAND_NOTES, threats
+
     _, n, result = _analyzed(path, at, lenient)
     if json_out:
         print_json(threats_dict(result, n))
@@ -88,16 +110,19 @@ def threats_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False, le
     for player, books in threats(result, n).items():
         note = f" [dim]({HAND_NOTES['worked out']})[/dim]" if player in result.worked_out else ""
         if books is None:
-            out.print(f"{plain(player)}: [dim]no Hand line, so their view is unknown[/dim]")
+            say(f"{plain(player)}: [dim]no Hand line, so their view is unknown[/dim]")
         elif books:
-            out.print(f"{plain(player)}: [bold red]{plain(', '.join(b.name for b in books))}[/bold red]{note}")
+            say(f"{plain(player)}: [bold red]{plain(', '.join(b.name for b in books))}[/bold red]{note}")
         else:
-            out.print(f"{plain(player)}: none{note}")
+            say(f"{plain(player)}: none{note}")
 
 
 @handles_errors
 def lockouts_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False, lenient: LenientOpt = False) -> None:
     """Books threatened from both sides, and the opponents each team must not ask."""
+    from analyzer.contracts import lockouts_dict
+    from analyzer.tactics import HAND_NOTES, lockouts
+
     game, n, result = _analyzed(path, at, lenient)
     found = lockouts(result, n)
     if json_out:
@@ -109,13 +134,13 @@ def lockouts_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False, l
     if result.worked_out:
         err.print(f"{HAND_NOTES['worked out']}: {plain(', '.join(result.worked_out))}")
     if not found:
-        out.print(f"No lockout {game.record.after_label(n)}.")
+        say(f"No lockout {game.record.after_label(n)}.")
     for lk in found:
         sides = [plain(", ".join(lk.threats[team])) for team in (1, 2)]
-        out.print(f"[bold]{lk.book.pretty}[/bold]: team 1 {sides[0]} vs team 2 {sides[1]}")
+        say(f"[bold]{lk.book.pretty}[/bold]: team 1 {sides[0]} vs team 2 {sides[1]}")
         for team in (1, 2):
             avoid = plain(", ".join(lk.avoid(team)))
-            out.print(f"  team {team} must not ask {avoid}: a failed ask hands them the turn and {lk.book.pretty}")
+            say(f"  team {team} must not ask {avoid}: a failed ask hands them the turn and {lk.book.pretty}")
 
 
 @handles_errors
@@ -130,6 +155,12 @@ def mistakes_cmd(
     ] = True,
 ) -> None:
     """Missed claims, wrong claims, broken lockouts, hopeless asks and rule breaks (read leniently)."""
+    from rich.text import Text
+
+    from analyzer.explain import Explanation
+    from analyzer.hindsight import judged_analysis
+    from analyzer.tactics import HAND_NOTES, explain_mistakes, mistakes, quote_odds
+
     game = load_game(path, lenient=True, warn=False)
     counting_odds()
     from analyzer.information import ask_information, player_information

@@ -8,8 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table as RichTable
-from rich.text import Text
 
 from analyzer.cards import DeckKind
 from analyzer.errors import UsageError
@@ -110,6 +108,9 @@ def tournament(
         standing = [s.to_dict() for s in table]
         print_json({"bots": list(pair), "pairs": games, "games": len(results), "standings": standing})
         return
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
     grid = RichTable(title=Text(f"{pair[0]} vs {pair[1]}: {games} duplicate pairs, {len(results)} games"))
     for col in ("bot", "games", "won", "drawn", "lost", "win rate", "95% interval", "books/game", "Elo", "pairs won"):
         grid.add_column(col, justify="left" if col == "bot" else "right")
@@ -179,6 +180,9 @@ def costs(
 
         skipped: list[str] = []
         measured = measure(paths, workers, each, skipped)
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
     for message in skipped:
         err.print(Text(f"{visible(message)} (left out)"))
     used = len(paths) - len(skipped)

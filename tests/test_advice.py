@@ -102,3 +102,21 @@ def test_odds_and_suggest_commands(tmp_path: Path) -> None:
     assert sum(Fraction(f) for f in odds.values()) == 1
     result = runner.invoke(app, ["mistakes", str(path), "--bits"])
     assert result.exit_code == 0 and "gave away" in result.stdout
+
+
+def test_a_short_record_s_bits_are_counted_without_worker_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Eight asks are a few counts: starting worker processes for them cost seconds of wall time.
+    import sys
+
+    information = sys.modules["analyzer.information"]
+    game = replay(fish.load(SAMPLES / "probing-opening.fish"))
+    alone = ask_information(game)
+
+    def no_workers(*args: object) -> None:
+        raise AssertionError("a short record went to worker processes")
+
+    monkeypatch.setattr(information, "game_map", no_workers)
+    seen: list[tuple[int, int]] = []
+    assert ask_information(game, workers=2, progress=lambda done, total: seen.append((done, total))) == alone
+    assert seen == [(0, 1), (1, 1)]
+    assert [a.event for a in alone] == list(range(1, 9))

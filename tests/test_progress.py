@@ -68,6 +68,7 @@ def test_bench_fits_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_bench_startup_compares_with_importing_typer(monkeypatch: pytest.MonkeyPatch) -> None:
     seconds = iter([0.1, 0.12, 0.2, 0.13, 0.14, 0.15, 0.11, 0.16] * 3)
     monkeypatch.setattr(bench, "_wall", lambda _: next(seconds))
+    monkeypatch.setattr(bench, "_warm", lambda _: None)
     result = runner.invoke(app, ["bench", "--startup", "--runs", "3", "--json"])
     assert result.exit_code == 0, result.output
     rows = __import__("json").loads(result.stdout)

@@ -10,6 +10,7 @@ import functools
 import re
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
@@ -22,8 +23,9 @@ from analyzer.batch import BatchResult, run_batch
 from analyzer.errors import UsageError
 from analyzer.record import dumps, load, loads
 from analyzer.render import escape_md
-from analyzer.replay import replay
+from analyzer.replay import Game, replay
 from analyzer.report import Report, build_report, write_report
+from analyzer.rules import PlayState
 from analyzer.simulate import simulate
 from cli.main import app
 
@@ -471,3 +473,41 @@ def test_cli_report_without_the_replay_page(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert not (tmp_path / "markup-replay.html").exists()
     assert "replay" not in (tmp_path / "markup.md").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- whose turn, as the rules say
+
+
+def _timeline_turns(md: str) -> list[str]:
+    """The turn column of the Markdown timeline, event by event."""
+    section = md.split("## Timeline", 1)[1].split("\n## ", 1)[0]
+    return [row.split(" | ")[1] for row in section.splitlines() if row.startswith('| <a id="event-')]
+
+
+def test_the_timeline_takes_whose_turn_it_was_from_the_rules() -> None:
+    """Under fish rules a claim moves no turn, so a game that opens with a claim has no turn after
+    it: the turn of the event after it is the first turn, which the rules give whoever acts first
+    (``Game.play_state``); the timeline asks them rather than deciding it again."""
+    text = (SAMPLE_LOGS / "fish-rules.fish").read_text(encoding="utf-8").split("\n1. ", 1)[0]
+    text += (
+        "\n1. Ben claims high-clubs: Ben 9C 10C, Anna JC, Cara QC KC AC: correct\n"
+        "2. Anna asks Dev for 9S: no\n3. Dev asks Ben for 5H: yes\n"
+    )
+    game = replay(loads(text, "claim-first.fish"))
+    assert game.step(1).turn is None  # after the claim, nobody has had a turn yet
+    turns = [game.play_state(at).turn for at in range(3)]
+    assert turns == ["Ben", "Anna", "Dev"]
+    assert _timeline_turns(build_report(game, odds=False).markdown()) == turns
+
+
+def test_the_timeline_follows_the_rules_turn_wherever_they_put_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = replay(load(SAMPLE_LOGS / "lockout.fish"))
+    decided = Game.play_state
+
+    def first_turn_to_eli(self: Game, at: int) -> PlayState:
+        state = decided(self, at)
+        return replace(state, turn="Eli") if at == 0 else state
+
+    monkeypatch.setattr(Game, "play_state", first_turn_to_eli)
+    turns = _timeline_turns(build_report(game, odds=False).markdown())
+    assert turns[0] == "Eli" and turns[1:] == [decided(game, at).turn for at in range(1, len(game.events))]

@@ -140,19 +140,26 @@ class Board:
                 best = ((worst, total), order)
         return best[1] if best else []
 
-    @staticmethod
-    def _open_states(coupling: Sequence[_Class], placed: int, before: int | None = None) -> int:
+    def _open_states(self, coupling: Sequence[_Class], placed: int, before: int | None = None) -> int:
         """The states of the classes open once ``placed`` are walked (or, given ``before``, open
-        during the step from ``before`` to ``placed``)."""
-        size = 1
+        during the step from ``before`` to ``placed``). Open classes alike for every player still
+        to come are one count (``_Walk`` merges them)."""
+        done = placed if before is None else before
+        merged: dict[tuple[int, frozenset[int]], int] = {}
         for k in coupling:
-            seen = k.involved & (placed if before is None else before)
             if before is None:
-                if seen and k.involved & ~placed:
-                    size *= len(k.cards) + 1
-            elif (seen or k.involved & placed) and k.involved & ~before:
-                size *= len(k.cards) + 1
-        return size
+                is_open = bool(k.involved & placed) and bool(k.involved & ~placed)
+            else:
+                is_open = bool(k.involved & (before | placed)) and bool(k.involved & ~before)
+            if is_open:
+                key = self.future(k, done)
+                merged[key] = merged.get(key, 0) + len(k.cards)
+        return math.prod(left + 1 for left in merged.values())
+
+    def future(self, k: _Class, done: int) -> tuple[int, frozenset[int]]:
+        """What a class is to the players not yet walked (``done`` are): who of them it is
+        forbidden to, and which of their requirements it is in."""
+        return k.board & ~done, frozenset(j for j in k.reqs if not done >> self.reqs[j][1] & 1)
 
     def estimate(self, odds: bool) -> int:
         """About how many nanoseconds the walk takes (fitted on this project's machine): per
@@ -219,11 +226,13 @@ class Board:
         return self.everyone & ~self.classes[i].board
 
 
-def _without(key: tuple[int, ...], closed: list[int]) -> tuple[int, ...]:
-    """A state's key once the classes at these places (removed in turn) are no longer recorded."""
-    for t in closed:
-        key = key[:t] + key[t + 1 :]
-    return key
+_Slot = tuple[int, Array]  # an open class (standing for those merged into it), its cards per family
+
+
+def _merged(key: tuple[int, ...], groups: list[list[int]]) -> tuple[int, ...]:
+    """A state's key once the open classes are regrouped: one count per group (classes left out
+    are no longer recorded)."""
+    return tuple(sum(key[t] for t in g) for g in groups)
 
 
 class _Walk:
@@ -278,38 +287,44 @@ class _Walk:
         board = self.board
         k, nb, d = len(self.primes), self.nb, board.n + 1
         first: dict[int, list[int]] = {}
-        last: dict[int, list[int]] = {}
         position = {q: i for i, q in enumerate(board.order)}
         for i, cls in enumerate(board.classes):
             if cls.involved.bit_count() > 1:
                 at = [position[q] for q in range(len(board.players)) if cls.involved >> q & 1]
                 first.setdefault(board.order[min(at)], []).append(i)
-                last.setdefault(board.order[max(at)], []).append(i)
         start = np.zeros((k, nb, d), dtype=np.int64)
         start[:, :, 0] = 1
-        active: list[int] = []
+        # The open slots: a class (standing for every class merged into it) and its cards at the
+        # start, per family.
+        active: list[_Slot] = []
         states: dict[tuple[int, ...], Array] = {(): start}
         no_extra = np.zeros(nb, dtype=np.int64)
         before: dict[int, dict[tuple[int, ...], Array]] = {}
         steps: dict[int, dict[tuple[tuple[int, ...], tuple[int, ...]], Array]] = {}
-        closed: dict[int, list[int]] = {}
-        actives: dict[int, list[int]] = {}
+        regroup: dict[int, list[list[int]]] = {}
+        actives: dict[int, list[_Slot]] = {}
         reach = 0
+        done = 0
         for q in board.order:
             for i in first.get(q, []):
                 states = self._open(states, i)
-                active.append(i)
+                active.append((i, self.init[:, i]))
             before[q] = states
             actives[q] = list(active)
-            steps[q] = self._factors(q, states, active, no_extra, self.off)
+            # After the step, classes no player to come is concerned by go with the multinomial,
+            # and classes alike for every player to come become one count: the step's ways go
+            # straight to those states.
+            done |= 1 << q
+            alike: dict[tuple[int, frozenset[int]], list[int]] = {}
+            for t, (i, _) in enumerate(active):
+                cls = board.classes[i]
+                if cls.involved & ~done:
+                    alike.setdefault(board.future(cls, done), []).append(t)
+            regroup[q] = list(alike.values())
+            steps[q] = self._factors(q, states, active, no_extra, self.off, regroup[q])
             states = self._forward(steps[q], states, board.slots[q], reach)
             reach += board.slots[q]
-            closed[q] = []
-            for i in last.get(q, []):
-                t = active.index(i)
-                closed[q].append(t)
-                states = self._close(states, t)
-                active.remove(i)
+            active = [(active[g[0]][0], sum((active[t][1] for t in g[1:]), active[g[0]][1])) for g in regroup[q]]
         # Cards not used go anywhere: (n - used)! ways for all the players' 1 / (slots - used)!.
         weights = np.broadcast_to(self.fact[:, board.n - np.arange(d)][:, None, :], (k, nb, d))
         a = states.get(())
@@ -321,7 +336,7 @@ class _Walk:
         back: dict[tuple[int, ...], Array] = {(): np.ascontiguousarray(weights)}
         for q in reversed(board.order):
             targets = {t for _, t in steps[q]}
-            after[q] = {t: back[_without(t, closed[q])] for t in targets if _without(t, closed[q]) in back}
+            after[q] = {t: back[t] for t in targets if t in back}
             back = self._backward(steps[q], after[q], board.slots[q])
             opened = len(first.get(q, []))
             if opened:
@@ -336,7 +351,7 @@ class _Walk:
                     for r in board.classes[i].reqs:
                         is_at, who, _ = board.reqs[r]
                         off[b, r] = off[b, r] or (is_at and who == q)  # the card at q meets it
-            moved = self._factors(q, before[q], actives[q], extra, off)
+            moved = self._factors(q, before[q], actives[q], extra, off, regroup[q])
             got = self._meet(moved, before[q], after[q], board.slots[q])
             for kind in [-1, *range(len(board.classes))]:
                 if kind >= 0 and not board.mask_of(kind) >> q & 1:
@@ -421,14 +436,14 @@ class _Walk:
                 total = (total + (moved * factor % self.p).sum(axis=2)) % self.p[:, :, 0]
         return total
 
-    def _unopen(self, back: dict[tuple[int, ...], Array], opened: list[int]) -> dict[tuple[int, ...], Array]:
+    def _unopen(self, back: dict[tuple[int, ...], Array], opened: list[_Slot]) -> dict[tuple[int, ...], Array]:
         """Back through the opening of classes (appended last to the states, in this order)."""
         m = len(opened)
         out: dict[tuple[int, ...], Array] = {}
         for s, b in back.items():
             where = np.ones(self.nb, dtype=bool)
-            for i, left in zip(opened, s[-m:], strict=True):
-                where &= self.init[:, i] == left
+            for (_, init), left in zip(opened, s[-m:], strict=True):
+                where &= init == left
             part = b * where[None, :, None]
             key = s[:-m]
             out[key] = (out[key] + part) % self.p if key in out else part
@@ -445,16 +460,14 @@ class _Walk:
                 out[(*s, left)] = a * where
         return out
 
-    def _close(self, states: dict[tuple[int, ...], Array], t: int) -> dict[tuple[int, ...], Array]:
-        """Stop recording class t's cards left (the rest of them go with the multinomial)."""
-        out: dict[tuple[int, ...], Array] = {}
-        for s, a in states.items():
-            key = s[:t] + s[t + 1 :]
-            out[key] = (out[key] + a) % self.p if key in out else a
-        return out
-
     def _factors(
-        self, q: int, states: dict[tuple[int, ...], Array], active: list[int], extra: Array, off: Array
+        self,
+        q: int,
+        states: dict[tuple[int, ...], Array],
+        active: list[_Slot],
+        extra: Array,
+        off: Array,
+        groups: list[list[int]],
     ) -> dict[tuple[tuple[int, ...], tuple[int, ...]], Array]:
         """One player's step, per (state before, state after): the factor by cards used
         (primes x families x used). Which of its requirements are broken (signed), which cards
@@ -465,12 +478,14 @@ class _Walk:
         slots = board.slots[q]
         mine = [j for j, (_, p, _) in enumerate(board.reqs) if p == q]
         private = [i for i, k in enumerate(board.classes) if k.involved == 1 << q]
-        coupled = [(t, i) for t, i in enumerate(active) if board.classes[i].involved >> q & 1]
+        coupled = [(t, i) for t, (i, _) in enumerate(active) if board.classes[i].involved >> q & 1]
+        init = {i: self.init[:, i] for i in private} | {i: cards for i, cards in active}
         # Every way: (from, to), the branch's kernel, cards used, signed ways, families allowed.
         keys: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
-        ways: list[tuple[int, int, int, int, int]] = []  # key, kernel, used, ways, need
+        # Signed ways added up by (key, kernel, cards used, families allowed).
+        ways: dict[tuple[int, int, int, int], int] = {}
         kernels: list[Array] = []
-        needs: list[Array] = [np.ones(nb, dtype=np.int64)]
+        needs: dict[bytes, int] = {np.ones(nb, dtype=np.int64).tobytes(): 0}
         for broken in range(1 << len(mine)):
             sign = -1 if broken.bit_count() % 2 else 1
             on = np.ones(nb, dtype=bool)
@@ -485,7 +500,7 @@ class _Walk:
                 on_board = bool(cls.board >> q & 1) or any(board.reqs[j][0] for j in cls.reqs & placed_at)
                 forced = any(not board.reqs[j][0] for j in cls.reqs & placed_at)
                 if on_board and forced:
-                    on &= self.init[:, i] == 0  # none of its cards at q and all of them: only if none
+                    on &= init[i] == 0  # none of its cards at q and all of them: only if none
                     roles[i] = "forced"
                 else:
                     roles[i] = "board" if on_board else "forced" if forced else ""
@@ -495,9 +510,9 @@ class _Walk:
             shift = extra.copy()  # cards it uses for sure: forced, and the card given it
             for i in private:
                 if roles[i] == "board":
-                    spread += self.init[:, i]
+                    spread += init[i]
                 elif roles[i] == "forced":
-                    shift += self.init[:, i]
+                    shift += init[i]
             # Per variant: (-1)**j * C(spread, j) ways by cards used shift + j, for the branch's sign.
             picks = np.arange(slots + 1)[None, :] - shift[:, None]  # families x used
             inside = (picks >= 0) & on[:, None]
@@ -506,13 +521,13 @@ class _Walk:
                 kernel = (self.p - kernel) % self.p
             kernels.append(kernel)
             for s in states:
-                for target, used, weight, need in self._moves(s, coupled, roles):
+                for target, used, weight, need in self._moves(s, coupled, roles, init):
                     if used > slots:
                         continue
-                    if need is not None:
-                        needs.append(need)
-                    key = keys.setdefault((s, target), len(keys))
-                    ways.append((key, len(kernels) - 1, used, weight, 0 if need is None else len(needs) - 1))
+                    allowed = 0 if need is None else needs.setdefault(need.tobytes(), len(needs))
+                    key = keys.setdefault((s, _merged(target, groups)), len(keys))
+                    way = (key, len(kernels) - 1, used, allowed)
+                    ways[way] = ways.get(way, 0) + weight
         if not ways:
             return {}
         # All ways at once: each kernel shifted by the cards used, times its ways, added up by key.
@@ -521,21 +536,24 @@ class _Walk:
         for b, kernel in enumerate(kernels):
             for used in range(slots + 1):
                 shifted[b, used, :, :, used:] = kernel[:, :, : slots + 1 - used]
-        table = np.array(ways, dtype=np.int64)
-        primes = np.array(self.primes, dtype=np.int64)
-        weights = table[:, 3][:, None] % primes[None, :]  # ways x primes
-        parts = shifted[table[:, 1], table[:, 2]] * weights[:, :, None, None] % self.p[None]
-        if len(needs) > 1:
-            parts *= np.stack(needs)[table[:, 4]][:, None, :, None]
+        table = np.array(list(ways), dtype=np.int64).reshape(-1, 4)
+        weights = np.array([[w % prime for prime in self.primes] for w in ways.values()], dtype=np.int64)
+        masks = np.frombuffer(b"".join(needs), dtype=np.int64).reshape(len(needs), nb)
         own = np.zeros((len(keys), k, nb, slots + 1), dtype=np.int64)
-        np.add.at(own, table[:, 0], parts)  # fewer than 2**35 ways: no overflow
+        for lo in range(0, len(table), 1 << 12):  # a few MiB at a time
+            rows, scale = table[lo : lo + (1 << 12)], weights[lo : lo + (1 << 12)]
+            parts = shifted[rows[:, 1], rows[:, 2]] * scale[:, :, None, None] % self.p[None]
+            if len(needs) > 1:
+                parts *= masks[rows[:, 3]][:, None, :, None]
+            np.add.at(own, rows[:, 0], parts)
+            own %= self.p[None]
         inv = self.inv[:, slots - np.arange(slots + 1)]  # primes x used: 1 / (slots - used)!
         own = own % self.p[None] * inv[None, :, None, :] % self.p[None]
         present = np.asarray(own.reshape(len(keys), -1).any(axis=1), dtype=bool)
         return {key: own[j] for key, j in keys.items() if present[j]}
 
     def _moves(
-        self, s: tuple[int, ...], coupled: list[tuple[int, int]], roles: dict[int, str]
+        self, s: tuple[int, ...], coupled: list[tuple[int, int]], roles: dict[int, str], init: dict[int, Array]
     ) -> list[tuple[tuple[int, ...], int, int, Array | None]]:
         """From state s, the ways the player uses cards of the open classes it is concerned by:
         (new state, cards used, signed ways, per variant whether allowed (None: all))."""
@@ -553,7 +571,7 @@ class _Walk:
                         moved = (*target[:t], left - m, *target[t + 1 :])
                         nxt.append((moved, used + m, -weight * c if m % 2 else weight * c, need))
                 else:  # forced: all of the class, none of it taken by another player before
-                    whole = (self.init[:, i] == left).astype(np.int64)
+                    whole = (init[i] == left).astype(np.int64)
                     if not whole.any():
                         continue
                     moved = (*target[:t], 0, *target[t + 1 :])

@@ -52,7 +52,7 @@ class Routes:
     boards_cheap: int = 3_000_000
     books_cheap: int = 20_000_000
     budget_ns: int = 20_000_000_000
-    books_weight: int = 400
+    books_weight: int = 25
 
     @staticmethod
     def whole_boxes() -> Routes:

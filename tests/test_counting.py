@@ -1,0 +1,172 @@
+"""The board walk on openings: every ask forbids its card to the asker and to whoever said no, and
+ties the asker to a card of the book. Checked against listing every deal, the plain count and the
+book-by-book count, on hypothesis-made openings where open classes of cards merge (cards asked
+of the same player by players already walked)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from analyzer import solver
+from analyzer.cards import Card, DeckKind, make_deck
+from analyzer.knowledge import PUBLIC, Position, Requirement
+from analyzer.odds import Counter, Routes, TooLarge, card_odds, count_deals
+from analyzer.odds.boards import Board
+from analyzer.solver import NoFit
+
+from .odds_oracle import brute_force, odds_from_counts, plain_count
+
+DECK = make_deck(DeckKind.STANDARD)
+NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
+BOARDS = Routes(counter=Counter.BOARDS)
+
+
+@st.composite
+def openings(draw: st.DrawFn, sizes: tuple[int, ...] = (3, 4, 6, 8), most_cards: int = 30) -> Position:
+    """A hidden deal of some books' cards, then asks that fail: the card is forbidden to the asker
+    and the player asked, and the asker holds another card of its book (at least one; now and
+    then, as under must-declare, not all of it)."""
+    players = NAMES[: draw(st.sampled_from(sizes))]
+    books = list(DECK.books)[: draw(st.integers(2, 6))]
+    cards = [c for b in books for c in b.cards][:most_cards]
+    unknown = draw(st.lists(st.sampled_from(cards), min_size=len(players), max_size=len(cards), unique=True))
+    truth = {c: draw(st.sampled_from(players)) for c in unknown}
+    forbidden: dict[Card, set[str]] = {c: set() for c in unknown}
+    at_least: dict[tuple[str, str], Requirement] = {}
+    not_all: dict[tuple[str, str], Requirement] = {}
+    for _ in range(draw(st.integers(0, 3 * len(players)))):
+        asker, target, c = (
+            draw(st.sampled_from(players)),
+            draw(st.sampled_from(players)),
+            draw(st.sampled_from(unknown)),
+        )
+        book = DECK.book_of(c)
+        if asker == target or truth[c] in (asker, target):
+            continue
+        if not any(truth[o] == asker for o in unknown if o != c and DECK.book_of(o) == book):
+            continue  # the asker holds none of the book: no such ask
+        forbidden[c] |= {asker, target}
+        book_cards = frozenset(o for o in book.cards if o in truth)
+        at_least[(asker, book.name)] = Requirement(asker, book, book_cards, 1)
+        if draw(st.integers(0, 3)) == 0:
+            not_all[(asker, book.name)] = Requirement(asker, book, book_cards, 1)
+    allowed = {c: tuple(p for p in players if p not in forbidden[c]) for c in unknown}
+    return Position(
+        at=0,
+        view=PUBLIC,
+        deck=DECK,
+        players=players,
+        in_play=tuple(c for c in DECK.cards if c in allowed),
+        known={},
+        allowed=allowed,
+        slots={p: sum(1 for h in truth.values() if h == p) for p in players},
+        at_least=list(at_least.values()),
+        not_all=[r for r in not_all.values() if not all(truth[c] == r.player for c in r.cards)],
+    )
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(openings(sizes=(3, 4), most_cards=9))
+def test_small_openings_match_listing_every_deal(pos: Position) -> None:
+    total, at = brute_force(pos)
+    odds = card_odds(pos, BOARDS)
+    assert odds.deals == total == count_deals(pos, BOARDS)
+    assert odds.cards == odds_from_counts(pos, total, at)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(openings())
+def test_openings_count_alike_both_ways(pos: Position) -> None:
+    by_boards = card_odds(pos, BOARDS)
+    try:
+        by_books = card_odds(pos, Routes(counter=Counter.BOOKS, max_states=1 << 17))
+    except TooLarge:
+        by_books = None
+    if by_books is not None:
+        assert by_boards == by_books
+    assert {c: tuple(share) for c, share in by_boards.cards.items()} == solver.solve(pos).holders
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(openings(sizes=(4,), most_cards=20))
+def test_openings_match_the_plain_count(pos: Position) -> None:
+    deals = plain_count(pos)
+    odds = card_odds(pos, BOARDS)
+    assert odds.deals == deals
+    c = max(pos.allowed, key=lambda c: (len(pos.players) - len(pos.allowed[c]), str(c)))  # a card asked for
+    for p, share in odds.cards[c].items():
+        forced = Position(**{**vars(pos), "allowed": {**pos.allowed, c: (p,)}})
+        assert share == Fraction(plain_count(forced), deals)
+
+
+def _ring(players: int) -> Position:
+    """Each player asked the next for a card of a book of its own and was told no: every card
+    asked is forbidden to two players, and the asker holds another card of its book."""
+    names = NAMES[:players]
+    books = list(DECK.books)[:players]
+    allowed: dict[Card, tuple[str, ...]] = {}
+    at_least = []
+    for i, (p, book) in enumerate(zip(names, books, strict=True)):
+        asked, *rest = book.cards
+        target = names[(i + 1) % players]
+        allowed[asked] = tuple(q for q in names if q not in (p, target))
+        allowed |= {c: names for c in rest}
+        at_least.append(Requirement(p, book, frozenset(book.cards), 1))
+    n = len(allowed) // players
+    return Position(
+        at=0,
+        view=PUBLIC,
+        deck=DECK,
+        players=names,
+        in_play=tuple(c for c in DECK.cards if c in allowed),
+        known={},
+        allowed=allowed,
+        slots={p: n for p in names},
+        at_least=at_least,
+    )
+
+
+def test_cards_asked_of_the_same_player_are_one_count() -> None:
+    """Open classes alike for every player still to come are merged: once Ann and Bob are walked,
+    the card Ann asked Cid for and the one Bob asked Cid for are one count of 0..2 left (3
+    states, not 4), and the count stays the plain one."""
+    x, y, *rest = [c for c in DECK.cards][:9]
+    names = NAMES[:3]
+    allowed = {x: ("Bob",), y: ("Ann",)} | {c: names for c in rest}
+    pos = Position(
+        at=0,
+        view=PUBLIC,
+        deck=DECK,
+        players=names,
+        in_play=tuple(DECK.cards[:9]),
+        known={},
+        allowed=allowed,
+        slots={p: 3 for p in names},
+    )
+    board = Board(pos)
+    coupling = [k for k in board.classes if k.involved.bit_count() > 1]
+    assert board._open_states(coupling, 0b011) == 3
+    assert board._open_states(coupling, 0b001) == 2
+    total, at = brute_force(pos)
+    assert card_odds(pos, BOARDS).cards == odds_from_counts(pos, total, at)
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_a_ring_of_failed_asks_counts_alike_both_ways(players: int) -> None:
+    pos = _ring(players)
+    odds = card_odds(pos, BOARDS)
+    assert odds == card_odds(pos, Routes(counter=Counter.BOOKS))
+    if players == 4:
+        assert odds.deals == plain_count(pos)
+
+
+def test_no_deal_fits_an_impossible_opening() -> None:
+    pos = _ring(4)
+    pos = Position(**{**vars(pos), "slots": {**pos.slots, "Ann": pos.slots["Ann"] + 1, "Bob": pos.slots["Bob"] - 1}})
+    pos.allowed = {c: tuple(p for p in ps if p != "Bob") for c, ps in pos.allowed.items()}
+    with pytest.raises(NoFit):
+        count_deals(pos, BOARDS)

@@ -1,0 +1,182 @@
+"""Start-up: what each table-side command loads, checked by module (a timing would flake on a busy
+machine; ``halfsuit bench --startup`` gives the times). ``--help`` loads typer and the command
+line's own two modules; the commands answered at the table load neither rich nor any library or
+module of the analyzer that they do not use."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+from rich.markup import escape as rich_escape
+from rich.markup import render
+
+from cli import app as cli_app
+from cli import terminal
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCKOUT = str(ROOT / "sample_logs" / "lockout.fish")
+HEAVY = {"numpy", "polars", "matplotlib", "pandas", "pyarrow", "prompt_toolkit"}
+# Modules of the analyzer none of the table-side commands needs: counting odds, pages, the
+# simulator, the JSON form of records.
+UNUSED = {
+    "analyzer.odds",
+    "analyzer.render",
+    "analyzer.report",
+    "analyzer.replay_page",
+    "analyzer.simulate",
+    "analyzer.bots",
+    "analyzer.record_json",
+    "analyzer.charts",
+    "analyzer.batch",
+    "analyzer.advice",
+    "analyzer.information",
+}
+
+
+def loaded_by(*args: str) -> set[str]:
+    """Every module a fresh ``halfsuit ARGS`` has loaded when it ends (it must succeed)."""
+    probe = (
+        "import sys\n"
+        "from cli.main import main\n"
+        f"sys.argv = ['halfsuit', *{list(args)!r}]\n"
+        "try:\n    main()\nexcept SystemExit as exc:\n    code = exc.code\nelse:\n    code = 0\n"
+        "sys.stdout.flush()\n"
+        "sys.stderr.write('\\nMODULES ' + ' '.join(sorted(sys.modules)) + '\\n')\n"
+        "raise SystemExit(code)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return set(done.stderr.rsplit("MODULES ", 1)[1].split())
+
+
+def packages(modules: set[str]) -> set[str]:
+    return {m.split(".")[0] for m in modules}
+
+
+def test_the_help_loads_typer_and_the_command_line_only() -> None:
+    loaded = loaded_by("--help")
+    ours = {m for m in loaded if m.split(".")[0] in ("analyzer", "cli")}
+    assert ours == {"cli", "cli.app", "cli.main"}
+    assert not packages(loaded) & (HEAVY | {"rich"})
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("validate", LOCKOUT),
+        ("who-has", "7S", LOCKOUT, "--at", "11"),
+        ("hand", "Eli", LOCKOUT, "--at", "11"),
+        ("claims", LOCKOUT, "--at", "11"),
+        ("threats", LOCKOUT, "--at", "11"),
+        ("lockouts", LOCKOUT, "--at", "11"),
+    ],
+    ids=lambda a: a[0],
+)
+def test_a_table_side_command_loads_only_what_it_uses(args: tuple[str, ...]) -> None:
+    loaded = loaded_by(*args)
+    assert not packages(loaded) & (HEAVY | {"rich"}), sorted(packages(loaded) & (HEAVY | {"rich"}))
+    assert not loaded & UNUSED, sorted(loaded & UNUSED)
+    # Only the running command's own module of the command line.
+    assert {m for m in loaded if m.startswith("cli.")} <= {
+        "cli.app",
+        "cli.main",
+        "cli.common",
+        "cli.terminal",
+        "cli.records",
+        "cli.deduce",
+        "cli.tactics_cmds",
+    }
+
+
+def test_a_card_with_several_holders_loads_the_counter() -> None:
+    assert "numpy" in packages(loaded_by("who-has", "2H", LOCKOUT, "--at", "11"))
+
+
+def test_the_listed_help_is_each_commands_own() -> None:
+    """--help lists each command from ``COMMANDS`` without loading its module: the summary there
+    is the first paragraph of the command's docstring, and every declared command is listed."""
+    declared = {}
+    for module in {m for m, _ in cli_app.COMMANDS.values()}:
+        group = typer.Typer()
+        importlib.import_module(f"cli.{module}").register(group)
+        for info in group.registered_commands:
+            assert info.callback is not None
+            name = info.name or info.callback.__name__.replace("_", "-")
+            declared[name] = (module, (inspect.getdoc(info.callback) or "").split("\n\n")[0].replace("\n", " "))
+    assert declared == cli_app.COMMANDS
+
+
+MARKUP = [
+    "plain",
+    "[bold]Anna[/bold] (team 1) holds [green]7♠[/green]",
+    "[bold red]low-spades[/bold red]  [dim](worked out)[/dim]",
+    "[cyan]Team 1[/]: Anna",
+    "a \\[not a tag] and \\\\[bold]bold after a backslash[/bold]",
+    "ends in a backslash \\",
+]
+RECORD_TEXT = ["[bold]x[/bold]", "[/]", "a\\", "\\[b]", "[link=https://example.com]x", "7♠ [x] y"]
+
+
+@pytest.mark.parametrize("text", RECORD_TEXT)
+def test_escaping_is_riches(text: str) -> None:
+    assert terminal.escape(text) == rich_escape(text)
+    markup = f"[green]{terminal.escape(text)}[/green] {terminal.escape(text)}"
+    assert "".join(t for t, _ in terminal.pieces(markup)) == render(markup).plain
+    if not text.endswith("\\"):  # (rich shows a backslash at the very end doubled; so does this)
+        assert render(markup).plain == f"{text} {text}"
+
+
+@pytest.mark.parametrize("markup", MARKUP)
+def test_markup_reads_as_rich_reads_it(markup: str) -> None:
+    ours = terminal.pieces(markup)
+    theirs = render(markup)
+    assert "".join(t for t, _ in ours) == theirs.plain
+    # The style on each character is the one rich puts there.
+    styles = [style for text, style in ours for _ in text]
+    for k, style in enumerate(styles):
+        spans = [str(s.style) for s in theirs.spans if s.start <= k < s.end]
+        assert set(style.split()) == {w for s in spans for w in s.split()}
+
+
+class Screen(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_styles_on_a_terminal_and_plain_text_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    screen, piped = Screen(), io.StringIO()
+    for stream in (screen, piped):
+        terminal.say("[bold green]7♠[/bold green] is with [bold]Eli[/bold]", stream)
+    assert screen.getvalue() == "\x1b[1;32m7♠\x1b[0m is with \x1b[1mEli\x1b[0m\n"
+    assert piped.getvalue() == "7♠ is with Eli\n"
+    monkeypatch.setenv("NO_COLOR", "1")
+    screen = Screen()
+    terminal.say("[bold green]7♠[/bold green]", screen)
+    assert screen.getvalue() == "\x1b[1m7♠\x1b[0m\n"
+
+
+def test_a_table_is_laid_out_as_rich_lays_it_out() -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    rows = [("low-spades", "3♠ 5♠", ""), ("high-diamonds", "", "9♦ 10♦ J♦")]
+    lines = terminal.table(("book", "known", "possible"), rows, ("", "green", "yellow"))
+    assert lines is not None
+    grid = Table(box=None, header_style="bold")
+    for name in ("book", "known", "possible"):
+        grid.add_column(name)
+    for row in rows:
+        grid.add_row(*row)
+    printed = io.StringIO()
+    Console(file=printed, width=80).print(grid)
+    assert [terminal.rendered(line, io.StringIO()) for line in lines] == printed.getvalue().splitlines()
