@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 if TYPE_CHECKING:
-    from fractions import Fraction
-
     from rich.text import Text
 
 from .common import (
@@ -59,8 +58,6 @@ def odds(
     path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False, lenient: LenientOpt = False
 ) -> None:
     """Exact odds that each player holds each card, counting every fitting deal."""
-    from fractions import Fraction
-
     from rich.table import Table as RichTable
     from rich.text import Text
 
