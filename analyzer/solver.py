@@ -349,7 +349,7 @@ def _possible(pos: Position) -> tuple[dict[Card, tuple[str, ...]], dict[Card, st
         names = ", ".join(
             f"{r.player} ({r.book.name}, {r.label})"
             for r in pos.not_all
-            if all(r.player in candidates.get(c, ()) for c in r.cards)
+            if (r.player, r.book.name) in gates and all(r.player in candidates.get(c, ()) for c in r.cards)
         )
         raise NoFit(
             f"every deal that fits the asks gives a whole book to a player who asked instead of claiming: {names}"
