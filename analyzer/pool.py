@@ -64,9 +64,35 @@ def _pool(workers: int) -> _Pool:
         context = multiprocessing.get_context(start_method())
         if start_method() == "forkserver":
             context.set_forkserver_preload(PRELOAD)
+            _start_fork_server()
         before = set(multiprocessing.active_children())
         _POOLS[workers] = _Pool(ProcessPoolExecutor(workers, context, _start_worker), before)
     return _POOLS[workers]
+
+
+def _start_fork_server() -> None:
+    """Start the fork server with this process's module path.
+
+    Python 3.11's fork server leaves out the path it is given and starts as ``python -c`` does,
+    with its working folder first: an ``analyzer`` folder where the command is run would be
+    loaded by the workers in place of this one. It is started here with the path of this process
+    (its working folder where this process has one) and nothing put before it.
+    """
+    import os
+    import sys
+    from multiprocessing import forkserver
+
+    saved = {name: os.environ.get(name) for name in ("PYTHONPATH", "PYTHONSAFEPATH")}
+    os.environ["PYTHONPATH"] = os.pathsep.join(entry or os.getcwd() for entry in sys.path)
+    os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        forkserver.ensure_running()
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def _close_all() -> None:

@@ -71,6 +71,20 @@ def test_a_record_error_in_a_worker_reaches_the_caller_with_its_place() -> None:
     assert info.value.path == str(ROOT / "sample_logs" / "lockout.fish")
 
 
+def test_workers_load_the_callers_modules_wherever_the_command_runs(tmp_path: Path) -> None:
+    shadow = tmp_path / "analyzer"
+    shadow.mkdir()
+    (shadow / "__init__.py").write_text('raise SystemExit("the analyzer of the working folder was loaded")\n')
+    code = (
+        f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
+        "from analyzer.pool import process_map\n"
+        "print(process_map(abs, [-1, -2, -3], 2))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "[1, 2, 3]\n"
+
+
 def test_ctrl_c_ends_the_workers_at_once() -> None:
     code = (
         "import time\nfrom analyzer.pool import process_map\n"
