@@ -123,6 +123,8 @@ class Source:
 
 @dataclass(frozen=True)
 class Fact:
+    """A statement read from the record, named ``id`` for the steps that use it."""
+
     id: str
     statement: Statement
     source: Source
@@ -157,6 +159,8 @@ class Counting:
 
 @dataclass(frozen=True)
 class Step:
+    """A statement that follows by ``rule`` from its ``premises`` (ids of facts and steps)."""
+
     id: str
     rule: str
     premises: tuple[str, ...]

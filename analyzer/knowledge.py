@@ -160,9 +160,14 @@ class ViewTracker:
         self.origin = origin
         self.reveal = reveal
 
-        def held_at(card: Card, step: int) -> str | None:
-            o = origin.get(card)
-            return None if o is None else history[card].holder_at(step, o)
+        # Where each card shown (or in a hand) is before the event at hand: where it was dealt, or
+        # where its last move took it.
+        where_now: dict[Card, str] = dict(origin)
+        moves: dict[int, list[tuple[Card, str]]] = {}
+        for card, h in history.items():
+            if card in origin:
+                for event, holder in h.moves:
+                    moves.setdefault(event, []).append((card, holder))
 
         bluffing = record.rules.bluffing
         # The first event that rules each player out of each card (later ones add nothing), so a
@@ -176,13 +181,13 @@ class ViewTracker:
                 self.exclusions[card].append((event, player))
 
         self.asks: list[tuple[int, str, Book, int]] = []  # (event, asker, book, settled from step)
-        declared: list[tuple[int, str, Book]] = []  # must-declare: the asker did not hold a whole book
+        declared: list[tuple[int, str, Book, int]] = []  # must-declare: the asker did not hold a whole book
         for i, e in enumerate(events, start=1):
             before = i - 1
             if isinstance(e, Ask):
                 book = self.deck.book_of(e.card)
                 r = reveal.get(e.card, INF)
-                where = held_at(e.card, before)
+                where = where_now.get(e.card)
                 if not bluffing:
                     exclude(e.card, i, e.asker)
                     if where == e.asker:
@@ -193,39 +198,46 @@ class ViewTracker:
                         note(max(i, r), i, f"{e.target} answers no, but held {e.card} then")
                 elif where is not None and where != e.target:
                     note(max(i, r), i, f"{e.target} gives {e.card}, but {where} held it then")
-                settled = min((reveal[c] for c in book.cards if held_at(c, before) == e.asker), default=INF)
+                settled = min((reveal[c] for c in book.cards if where_now.get(c) == e.asker), default=INF)
                 self.asks.append((i, e.asker, book, max(i, settled)))
                 if record.rules.must_declare:
                     for b in self.deck.books:
                         claimed = history[b.cards[0]].claimed
                         if claimed is None or claimed > before:
-                            declared.append((i, e.asker, b))
+                            # A card of the book shown elsewhere than with the asker (where it was then).
+                            shown = [reveal[c] for c in b.cards if c in where_now and where_now[c] != e.asker]
+                            declared.append((i, e.asker, b, max(i, min(shown, default=INF))))
             elif isinstance(e, Claim):
                 for card, holder in e.truth.items():
-                    where = held_at(card, before)
+                    where = where_now.get(card)
                     if where is not None and where != holder:
                         note(max(i, reveal[card]), i, f"the claim shows {card} at {holder}, but {where} held it")
-        first_out: dict[tuple[Card, str], int] = {}
+            for card, holder in moves.get(i, ()):
+                where_now[card] = holder
+        # A player ruled out of a card while it is unseen never held its whole book: per player
+        # and book, (the event that ruled the player out, the step the card is shown) of such cards.
+        lacking: dict[tuple[str, str], list[tuple[int, int]]] = {}
         for c, found in self.exclusions.items():
-            for event, p in found:
-                first_out.setdefault((c, p), event)
+            book_name = self.deck.book_of(c).name
+            r = reveal.get(c, INF)
+            for event, p in found:  # the first exclusion of each player
+                if event < r and p not in hands:
+                    lacking.setdefault((p, book_name), []).append((event, r))
+        for p, cards in hands.items():  # the view's own player holds no card but their own
+            for b in self.deck.books:
+                lacking[(p, b.name)] = [(0, reveal.get(c, INF)) for c in b.cards if c not in cards]
 
-        def settles(event: int, player: str, book: Book) -> int:
-            """The first step from which the ask's must-declare requirement surely holds (INF if
-            none): a card of the book shown elsewhere than with the player (where it was at the
-            ask), or one the player is ruled out of while it is still unseen."""
-            found = INF
-            out_of_all = player in hands  # the view's own player holds no card but their own
-            for c in book.cards:
-                r = reveal.get(c, INF)
-                if r < INF and (origin[c] if r >= event else held_at(c, event - 1)) != player:
-                    found = min(found, max(event, r))
-                start = max(event, 0 if out_of_all else first_out.get((c, player), INF))
-                if start < r:
-                    found = min(found, start)
+        def settles(event: int, player: str, book: Book, shown: int) -> int:
+            """The first step from which the ask's must-declare requirement surely holds: a card of
+            the book shown elsewhere, or one the player is ruled out of while it is still unseen."""
+            found = shown
+            for out, r in lacking.get((player, book.name), ()):
+                start = max(event, out)
+                if start < min(r, found):
+                    found = start
             return found
 
-        self.declares = [(i, p, b, settles(i, p, b)) for i, p, b in declared]
+        self.declares = [(i, p, b, settles(i, p, b, shown)) for i, p, b, shown in declared]
 
     def contradiction(self, at: int) -> Contradiction | None:
         """The direct contradiction the view sees after ``at`` events, if any (earliest first)."""

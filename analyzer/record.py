@@ -17,7 +17,6 @@ from pathlib import Path
 from . import source
 from .cards import Book, Card, Deck, DeckKind, deck_kind, parse_card
 from .errors import MAX_ERRORS, Contradiction, HalfsuitError, RecordSyntaxError, raise_errors
-from .files import write_text_atomic
 from .rules import HOUSE_ORDER, GameRules, HouseRule, RuleSet, Table, deal_sizes
 
 INFO_KEYS = ("Title", "Event", "Site", "Date", "Notes")
@@ -729,6 +728,8 @@ def _tokens(value: str, raw: str) -> Iterable[tuple[str, int]]:
 
 
 def dump(record: Record, path: str | Path) -> None:
+    from .files import write_text_atomic  # (tempfile and shutil load only to write)
+
     write_text_atomic(path, dumps(record))
 
 

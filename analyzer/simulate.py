@@ -14,7 +14,17 @@ from enum import Enum
 
 from .cards import DeckKind
 from .record import Ask, Claim, Comment, Event, Holding, Pass, Record
-from .rules import GameRules, HouseRule, RuleSet, Table
+from .rules import (
+    GameRules,
+    HouseRule,
+    PlayState,
+    RuleSet,
+    Table,
+    can_claim,
+    can_pass,
+    turn_after_ask,
+    turn_after_claim,
+)
 
 TEAM_NAMES = (("Anna", "Ben", "Cara", "Gus"), ("Dev", "Eli", "Fay", "Hal"))
 
@@ -274,7 +284,12 @@ class Bot:
 
 
 class Simulation:
-    """A game between bots in progress: ``step`` plays one event, ``record`` is the game so far."""
+    """A game between bots in progress: ``step`` plays one event, ``record`` is the game so far.
+
+    Who may ask, claim and pass, and where the turn goes after each event, are the rules'
+    (``rules.can_claim``, ``can_pass``, ``turn_after_*`` on ``state()``), as for the replay; the
+    bots only choose among what the rules allow.
+    """
 
     def __init__(
         self, players: int = 6, rules: GameRules | None = None, seed: int = 0, style: Style = Style.STANDARD
@@ -312,7 +327,9 @@ class Simulation:
         self.dealt = {self.names[p]: tuple(self.cards[c] for c in _bits(m)) for p, m in enumerate(hands)}
         self.counts = [m.bit_count() for m in hands]
         self.live = list(range(len(self.books)))
-        self.turn = 0
+        self.turn = 0  # the first seat asks first
+        self.claimed: dict[str, int] = {}  # book -> the event that claimed it
+        self.last_claimant: int | None = None  # the claimant, when the last event is a claim
         self.events: list[Event] = []
         self.stall = 0  # asks since the last claim
         self.handover: int | None = None  # next-asker: the claimant who may hand the turn over
@@ -340,6 +357,17 @@ class Simulation:
             self.step()
         return self.record
 
+    def state(self) -> PlayState:
+        """What the rules of who may act look at now: the state the replay of the record so far
+        gives (``Game.play_state``), the first seat on turn before anyone has acted."""
+        counts = {self.names[p]: n for p, n in enumerate(self.counts)}
+        last = None if self.last_claimant is None else self.names[self.last_claimant]
+        return PlayState(self.rules, self.table, counts, self.names[self.turn], dict(self.claimed), last)
+
+    def seat(self, name: str | None) -> int:
+        """The seat of a player named by the rules (the player on turn when None)."""
+        return self.turn if name is None else self.names.index(name)
+
     # -- one event
 
     def step(self) -> None:
@@ -348,17 +376,17 @@ class Simulation:
         if claimant is not None and self.hand_over(claimant):
             return
         turn = self.turn
+        state = self.state()
         if self.counts[turn] == 0:
-            mates = [p for p in self.teams[turn % 2] if self.counts[p] > 0]
+            mates = [p for p in self.teams[turn % 2] if p != turn and can_pass(state, self.names[turn], self.names[p])]
             if mates:
                 return self.pass_turn(turn, self.rng.choice(mates))
-        for team in (0, 1):
-            if not any(self.counts[p] for p in self.teams[team]):
-                return self.claim_out(1 - team)
-        claimants = [turn]
-        if self.rules.claims_any_time:
-            claimants = [(turn + i) % self.players for i in range(self.players)]
-        for p in claimants:
+        out = state.team_out()
+        if out is not None:
+            return self.claim_out(2 - out)
+        # Whoever may claim now (the player on turn, or anyone under claims at any time), from the turn on.
+        seats = [(turn + i) % self.players for i in range(self.players)]
+        for p in (p for p in seats if can_claim(state, self.names[p])):
             known = self.bots[p].known_book()
             if known is not None:
                 return self.claim(p, *known)
@@ -388,19 +416,18 @@ class Simulation:
         return HUNCH_ODDS * min(1.0, max(0.0, (force - self.stall) / (force - start)))
 
     def claim_out(self, team: int) -> None:
-        """The other team has no cards: this team claims the books left, sure ones first."""
-        seats = self.teams[team]
-        if not self.rules.claims_any_time:
-            # The player on turn claims; when the team on turn is out, it names an opponent with
-            # cards, who takes the turn.
-            seats = (self.turn,) if self.turn % 2 == team else tuple(p for p in seats if self.counts[p])
+        """The other team has no cards: this team claims the books left, sure ones first.
+
+        Under literature rules the player on turn claims; when the team on turn is out, it names
+        an opponent with cards, who takes the turn (``rules.claim_breaks``).
+        """
+        state = self.state()
+        seats = [p for p in self.teams[team] if can_claim(state, self.names[p])]
         claim = next(((p, k) for p in seats if (k := self.bots[p].known_book()) is not None), None)
         if claim is None:
             (_, book), p = max((self.bots[p].best_guess(), p) for p in seats)
             claim = p, (book, self.bots[p].guess(book))
         p, (book, said) = claim
-        if not self.rules.claims_any_time:
-            self.turn = p
         self.claim(p, book, said)
 
     def hand_over(self, claimant: int) -> bool:
@@ -408,7 +435,10 @@ class Simulation:
         passer = self.turn if self.turn % 2 == claimant % 2 else claimant
         if self.counts[passer] == 0 and passer == self.turn:
             return False  # the ordinary pass of a player out of cards follows
-        mates = [p for p in self.teams[claimant % 2] if p != passer and self.counts[p] > 0]
+        state = self.state()
+        mates = [
+            p for p in self.teams[claimant % 2] if p != passer and can_pass(state, self.names[passer], self.names[p])
+        ]
         if not mates or self.rng.random() >= HANDOVER_CHANCE:
             return False
         best = max(mates, key=lambda p: (self.counts[p], self.rng.random()))
@@ -426,8 +456,8 @@ class Simulation:
             self.holder[card] = asker
             self.counts[target] -= 1
             self.counts[asker] += 1
-        else:
-            self.turn = target
+        self.turn = self.seat(turn_after_ask(self.names[asker], self.names[target], yes))
+        self.last_claimant = None
         for bot in self.bots:
             bot.saw_ask(asker, target, card, yes)
         self.stall += 1
@@ -435,6 +465,7 @@ class Simulation:
     def claim(self, claimant: int, book: int, said: dict[int, int]) -> None:
         truth = {c: self.holder[c] for c in _bits(self.book_masks[book])}
         correct = said == truth
+        self.turn = self.seat(turn_after_claim(self.state(), self.names[claimant]))
         self.events.append(
             Claim(
                 self.names[claimant],
@@ -448,6 +479,8 @@ class Simulation:
             self.holder[card] = -1
             self.counts[p] -= 1
         self.live.remove(book)
+        self.claimed[self.books[book].name] = len(self.events)
+        self.last_claimant = claimant
         for bot in self.bots:
             bot.saw_claim(book)
         self.stall = 0
@@ -457,6 +490,7 @@ class Simulation:
     def pass_turn(self, player: int, to: int) -> None:
         self.events.append(Pass(self.names[player], self.names[to]))
         self.turn = to
+        self.last_claimant = None
 
     def holding(self, where: dict[int, int]) -> Holding:
         """Cards grouped by holder, holders in the order of their first card."""

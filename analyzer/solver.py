@@ -95,14 +95,25 @@ def _flow_problem(
             capacity[(p, "")] = general
         for r in required[p]:
             capacity[(p, r.book.name)] = 1
-    special = {s for s in capacity if s[1]} | set(gates or ())
+    special: dict[str, set[str]] = {}  # book -> the players with a reserved slot or a gate for it
+    for p, book in capacity:
+        if book:
+            special.setdefault(book, set()).add(p)
+    gated: dict[str, dict[str, frozenset[Card]]] = {}  # book -> player -> the cards of the gate
+    for (p, book), cards in (gates or {}).items():
+        special.setdefault(book, set()).add(p)
+        gated.setdefault(book, {})[p] = cards
+    book_of = pos.deck.book_of
     groups: dict[ClassKey, list[Card]] = {}
     for c, ps in allowed.items():
-        book = pos.deck.book_of(c).name
-        if not any((p, book) in special for p in ps):
-            book = ""
-        gated = tuple(p for p in ps if c in gates.get((p, book), ())) if gates else ()
-        groups.setdefault((book, ps, gated), []).append(c)
+        book = book_of(c).name
+        who = special.get(book)
+        if who is None or who.isdisjoint(ps):
+            key: ClassKey = ("", ps, ())
+        else:
+            mine = gated.get(book)
+            key = (book, ps, tuple(p for p in ps if p in mine and c in mine[p]) if mine else ())
+        groups.setdefault(key, []).append(c)
     sizes = tuple(sorted((k, len(v)) for k, v in groups.items()))
     return groups, sizes, tuple(sorted(capacity.items()))
 
@@ -338,7 +349,7 @@ def _possible(pos: Position) -> tuple[dict[Card, tuple[str, ...]], dict[Card, st
         names = ", ".join(
             f"{r.player} ({r.book.name}, {r.label})"
             for r in pos.not_all
-            if all(r.player in candidates.get(c, ()) for c in r.cards)
+            if (r.player, r.book.name) in gates and all(r.player in candidates.get(c, ()) for c in r.cards)
         )
         raise NoFit(
             f"every deal that fits the asks gives a whole book to a player who asked instead of claiming: {names}"
@@ -350,12 +361,37 @@ def _gates(pos: Position) -> tuple[dict[Slot, frozenset[Card]], Requirement | No
     """The ``not_all`` requirements that bind, as gates: (player, book) -> the cards the player
     may not hold all of; second, a requirement to branch on, if any.
 
-    A player who may not hold some card of the set, or has fewer slots than it has cards, never
-    holds all of it; a set holding another of the same player's is implied by it. A record
-    gives one set per player and book (the book's never-shown cards), so what is left is
-    disjoint per player and each set is a capacity of the flow. A set that overlaps another
-    of its player's (only a position made by hand has one) is returned to branch on.
+    A player who may not hold some card of the set never holds all of it; nor does one whose
+    slots cannot take the set and a card of each other book the player must hold a card of. A
+    record gives one set per player and book (the book's never-shown cards), so a player's sets
+    are disjoint and each is a capacity of the flow; other sets are sorted out by
+    ``_tangled_gates``.
     """
+    if not pos.not_all:
+        return {}, None
+    allowed, slots, book_of = pos.allowed, pos.slots, pos.deck.book_of
+    owed: dict[str, int] = {}
+    owing: set[Slot] = set()
+    for r in pos.at_least:
+        owed[r.player] = owed.get(r.player, 0) + 1
+        owing.add((r.player, r.book.name))
+    gates: dict[Slot, frozenset[Card]] = {}
+    for r in pos.not_all:
+        cards, player = r.cards, r.player
+        if cards and any(player not in allowed.get(c, ()) for c in cards):
+            continue
+        key = (player, r.book.name)
+        if key in gates or any(book_of(c).name != key[1] for c in cards):
+            return _tangled_gates(pos)
+        if not cards or len(cards) <= slots[player] - owed.get(player, 0) + (key in owing):
+            gates[key] = cards
+    return gates, None
+
+
+def _tangled_gates(pos: Position) -> tuple[dict[Slot, frozenset[Card]], Requirement | None]:
+    """``_gates`` where a player has two sets in a book or a set beyond a book (only a position
+    made by hand has them): a set holding another of the player's is implied by it; a set that
+    overlaps another of its player's, or holds cards of two books, is returned to branch on."""
     mine: dict[str, dict[frozenset[Card], Requirement]] = {}
     for r in pos.not_all:
         cards = r.cards

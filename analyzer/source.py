@@ -10,6 +10,7 @@ line looks like on screen refused where they stand.
 from __future__ import annotations
 
 import codecs
+import functools
 import os
 import re
 import stat
@@ -26,7 +27,10 @@ STDIN = "<stdin>"  # the name standard input goes by in messages
 # Refused anywhere in a record: control characters but tab (a lone carriage return included),
 # the Unicode line and paragraph separators, the controls that reorder text on screen, and
 # lone surrogates (not characters at all: such text cannot be written as UTF-8).
-_REFUSED = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_REFUSED = "[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+# The same characters among those of ASCII, for the lines (nearly all) that hold no other: the
+# whole class takes as long to compile as a few dataclasses, and only text beyond ASCII needs it.
+_REFUSED_ASCII = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
 _NAMES = {
     "\x00": "a NUL character",
     "\x0a": "a line break",
@@ -40,9 +44,14 @@ _NAMES = {
 }
 
 
+@functools.cache
+def _refused() -> re.Pattern[str]:
+    return re.compile(_REFUSED)
+
+
 def refused_character(text: str) -> tuple[int, str] | None:
     """The first character a record may not hold, as (0-based index, why), or None."""
-    m = _REFUSED.search(text)
+    m = (_REFUSED_ASCII if text.isascii() else _refused()).search(text)
     if m is None:
         return None
     ch = m.group()

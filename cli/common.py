@@ -81,12 +81,22 @@ JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
 # Characters that steer a terminal (ESC starts its control sequences; C1 controls, bidi
 # overrides) and lone surrogates, which no terminal encoding can carry.
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNPRINTABLE = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+# The same among the characters of ASCII: text of ASCII alone (nearly all) is shown without
+# compiling the whole class, which takes as long as loading a small module.
+_UNPRINTABLE_ASCII = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+
+
+@functools.cache
+def _unprintable() -> re.Pattern[str]:
+    return re.compile(_UNPRINTABLE)
 
 
 def visible(text: object) -> str:
     """``text`` with control characters shown as escapes (``\\x1b``), safe to write to a terminal."""
-    return _UNPRINTABLE.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", str(text))
+    shown = str(text)
+    pattern = _UNPRINTABLE_ASCII if shown.isascii() else _unprintable()
+    return pattern.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", shown)
 
 
 def plain(text: object) -> str:
@@ -165,11 +175,21 @@ def load_record(path: Path) -> Record:
     return parse_record(*read_record_bytes(path))
 
 
+@functools.cache
+def _library_loaded() -> None:
+    """Freeze what the library made as it loaded (see ``cli.main``), once: a second record's turn
+    would freeze the first game too, whose cycles then could never be collected."""
+    import gc
+
+    gc.freeze()
+
+
 def load_game(path: Path, lenient: bool = False, warn: bool = True) -> Game:
     """Read and replay a record: strictly (the first rule break is an error), or leniently, each
     break then told on stderr unless ``warn`` is off (for commands that list them themselves)."""
     from analyzer.replay import replay
 
+    _library_loaded()
     game = replay(load_record(path), lenient=lenient)
     if warn:
         for line in break_lines(game):

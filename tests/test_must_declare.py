@@ -225,3 +225,25 @@ def _shown_elsewhere(tracker: ViewTracker, event: int, player: str, book: Book) 
         if c in tracker.origin and tracker.history[c].holder_at(event - 1, tracker.origin[c]) != player
     ]
     return max(event, min(steps, default=INF))
+
+
+def test_no_deal_without_a_whole_book_names_the_requirement() -> None:
+    """Ann may hold only the three twos left to her and has three slots: she held the whole book
+    when she asked, which the rule forbids; the contradiction names her ask."""
+    twos = DECK.books[0]
+    mine = list(twos.cards[:3])
+    pos = Position(
+        at=5,
+        view=PUBLIC,
+        deck=DECK,
+        players=("Ann", "Bob"),
+        in_play=twos.cards,
+        known={},
+        allowed={**{c: ("Ann",) for c in mine}, twos.cards[3]: ("Bob",)},
+        slots={"Ann": 3, "Bob": 1},
+        not_all=[Requirement("Ann", twos, frozenset(mine), 5)],
+    )
+    with pytest.raises(
+        NoFit, match=r"gives a whole book to a player who asked instead of claiming: Ann \(twos, event 5\)"
+    ):
+        solve(pos)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,7 +14,7 @@ from analyzer.cards import DeckKind
 from analyzer.record import Ask, Claim, Pass, Record
 from analyzer.replay import Game, replay
 from analyzer.rules import GameRules, HouseRule, Outcome, RuleSet, deal_sizes
-from analyzer.simulate import Simulation, simulate
+from analyzer.simulate import Simulation, Style, simulate
 
 SEEDS = st.integers(0, 10**6)
 FEW = settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -180,3 +181,33 @@ def test_bots_know_only_what_is_true(players: int, rules: GameRules, seed: int) 
                     continue
                 assert bot.possible[holder] >> card & 1
                 assert all(not m >> card & 1 for p, m in enumerate(sure) if p != holder)
+
+
+# Every house rule alone and all at once, under both rule sets; the decks and bluffing in turn.
+TURN_VARIANTS: list[GameRules] = [
+    GameRules(r, list(DeckKind)[i % len(DeckKind)], i % 3 == 0, frozenset(h))
+    for i, (r, h) in enumerate((r, h) for r in RuleSet for h in [set(), *({x} for x in HouseRule), set(HouseRule)])
+]
+
+
+@pytest.mark.parametrize("rules", TURN_VARIANTS, ids=lambda r: f"{r.rule_set.value}-{r.house_text or 'plain'}")
+def test_the_simulator_takes_its_turns_from_the_rules(rules: GameRules) -> None:
+    """After every event the simulator's state of play (whose turn, card counts, books claimed,
+    the last claimant) is the replay's, ``Game.play_state``: one rule of who may act. Before
+    anyone has had the turn the simulator gives it to the first seat, where the replay, which
+    names no dealer, waits for whoever acts first."""
+    for seed in range(3):
+        for players in (4, 6, 8):
+            style = Style.PROBING if seed == 2 else Style.STANDARD
+            sim = Simulation(players, rules, seed, style)
+            states = [sim.state()]
+            while not sim.finished:
+                sim.step()
+                states.append(sim.state())
+            game = replay(sim.record)
+            assert len(states) == len(game.steps)
+            for k, state in enumerate(states):
+                expected = game.play_state(k)
+                if game.steps[k].turn is None:
+                    expected = replace(expected, turn=sim.names[0])
+                assert state == expected, (seed, players, k)

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LOCKOUT = str(ROOT / "sample_logs" / "lockout.fish")
 HEAVY = {"numpy", "polars", "matplotlib", "pandas", "pyarrow", "prompt_toolkit"}
 # Modules of the analyzer none of the table-side commands needs: counting odds, pages, the
-# simulator, the JSON form of records.
+# simulator, the JSON form of records, writing files.
 UNUSED = {
     "analyzer.odds",
     "analyzer.render",
@@ -37,6 +37,7 @@ UNUSED = {
     "analyzer.batch",
     "analyzer.advice",
     "analyzer.information",
+    "analyzer.files",  # (writing records: tempfile and shutil)
 }
 
 
@@ -180,3 +181,42 @@ def test_a_table_is_laid_out_as_rich_lays_it_out() -> None:
     printed = io.StringIO()
     Console(file=printed, width=80).print(grid)
     assert [terminal.rendered(line, io.StringIO()) for line in lines] == printed.getvalue().splitlines()
+
+
+def test_the_ascii_patterns_are_the_whole_patterns_within_ascii() -> None:
+    """Text of ASCII alone is checked with a pattern quicker to compile: it must find exactly what
+    the whole character class finds there, and text beyond ASCII still gets the whole class."""
+    import re
+
+    from analyzer import source
+    from cli import common
+
+    ascii_chars = [chr(c) for c in range(128)]
+    for whole, short in ((source._REFUSED, source._REFUSED_ASCII), (common._UNPRINTABLE, common._UNPRINTABLE_ASCII)):
+        assert [c for c in ascii_chars if re.fullmatch(whole, c)] == [c for c in ascii_chars if short.fullmatch(c)]
+    for c in ascii_chars:
+        found = source.refused_character(f"ab{c}")
+        beyond = source.refused_character(f"é{c}")
+        assert (found is None) == (beyond is None)
+        if found is not None and beyond is not None:
+            assert (found[0] - 1, found[1]) == beyond
+        assert common.visible(f"é{c}") == "é" + common.visible(c)
+    for c in "\x85\u2028\u202e\u2066\ud800":
+        assert source.refused_character(f"ok {c}") is not None
+    assert common.visible("\x9b \u202e \ud800") == "\\x9b \\u202e \\ud800"
+    assert source.refused_character("ok\u00e9 \u2660") is None
+
+
+def test_what_the_library_made_is_frozen_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The start freezes the library's objects for the collector when the first record loads, and
+    only then: freezing again at the next record would make the first game's cycles uncollectable."""
+    import gc
+
+    from cli import common
+
+    calls: list[int] = []
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append(1))
+    common._library_loaded.cache_clear()
+    for _ in range(3):
+        common.load_game(Path(LOCKOUT))
+    assert calls == [1]
