@@ -225,7 +225,7 @@ def test_the_odds_bot_plays_the_same_games_as_before_and_faster(
 
 @pytest.mark.slow
 def test_advice_equals_the_count_by_count_advice_over_whole_games() -> None:
-    for seed, (bluffing, house) in enumerate([(False, frozenset()), (True, frozenset()), (False, MUST_DECLARE)] * 2):
+    for seed, (bluffing, house) in enumerate([(False, frozenset()), (True, frozenset()), (False, MUST_DECLARE)]):
         game = replay(simulate(players=6 + 2 * (seed % 2), bluffing=bluffing, house=house, seed=100 + seed))
         for player, at in turns(game, every=2):
             check_same(game, player, at)
