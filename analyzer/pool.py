@@ -190,9 +190,11 @@ class GameTasks:
     goes on with other work: a report's counts run beside its charts and explanations.
 
     Use it as a context manager: leaving it by an error (Ctrl-C included) drops the pending tasks
-    and ends the workers, as ``process_map`` does. With ``workers <= 1`` each task runs here, when
-    its result is first asked for. ``each()`` is called (from a thread of the pool) as each task
-    submitted with ``counted=True`` finishes, or here as its result is taken without workers.
+    and ends the workers, as ``process_map`` does; leaving it while tasks whose results were not
+    asked for still run ends the workers too (else the command would wait for them at exit). With
+    ``workers <= 1`` each task runs here, when its result is first asked for. A task's ``each()``
+    is called (from a thread of the pool) as it finishes, or here as its result is taken without
+    workers.
     """
 
     def __init__(self, game: Game, workers: int) -> None:
@@ -206,10 +208,11 @@ class GameTasks:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: object) -> None:
-        if kind is not None and self._futures and self.workers in _POOLS:
-            _end(self.workers)
         for future in self._futures:  # tasks whose results were not needed after all
             future.cancel()
+        running = any(not future.done() for future in self._futures)  # (too late to cancel)
+        if (kind is not None or running) and self._futures and self.workers in _POOLS:
+            _end(self.workers)
         self._futures.clear()
 
     def submit(self, fn: Callable[[Game, T], R], item: T, each: Callable[[], None] | None = None) -> Task[R]:

@@ -4,6 +4,7 @@ once and in worker processes, give what each part counted alone gave."""
 from __future__ import annotations
 
 import multiprocessing
+import time
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,23 @@ def test_tasks_run_beside_the_caller_and_an_error_ends_the_workers() -> None:
     lazy = GameTasks(game, 1)
     task = lazy.submit(_fails_at, 2, lambda: ran.append(1))
     assert ran == [] and task.result() == 2 and task.result() == 2 and ran == [1]  # run once, when asked
+
+
+def _sleeps(game: Game, seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def test_tasks_still_running_when_the_block_ends_end_with_it() -> None:
+    # Odds left out after all (a view too large to quote): the counts still running are not
+    # wanted, and the command must not wait for them at exit.
+    game = replay(load(LOCKOUT))
+    with GameTasks(game, 2) as tasks:
+        quick = tasks.submit(_sleeps, 0.0)
+        unwanted = [tasks.submit(_sleeps, 120.0) for _ in range(3)]
+        assert quick.result() == 0.0
+        workers = set(multiprocessing.active_children())
+    assert unwanted and workers
+    for worker in workers:
+        worker.join(10)
+        assert not worker.is_alive()
