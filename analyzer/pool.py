@@ -193,7 +193,7 @@ class GameTasks:
     and ends the workers, as ``process_map`` does; leaving it while tasks whose results were not
     asked for still run ends the workers too (else the command would wait for them at exit). With
     ``workers <= 1`` each task runs here, when its result is first asked for. A task's ``each()``
-    is called (from a thread of the pool) as it finishes, or here as its result is taken without
+    is called (from a thread of the pool) as it finishes its work, or here as its result is taken without
     workers.
     """
 
@@ -233,7 +233,8 @@ class GameTasks:
         with _interrupts_held():
             future = _pool(self.workers).executor.submit(_call_with_game, (fn, item, self._key, self._data))
         if each is not None:
-            future.add_done_callback(lambda _: each())
+            # (a task cancelled, or ended with its workers, did not finish: it is not counted done)
+            future.add_done_callback(lambda f: None if f.cancelled() or f.exception() is not None else each())
         self._futures.append(future)  # type: ignore[arg-type]
         return Task(self, future, None)
 
