@@ -220,3 +220,11 @@ def test_what_the_library_made_is_frozen_once(monkeypatch: pytest.MonkeyPatch) -
     for _ in range(3):
         common.load_game(Path(LOCKOUT))
     assert calls == [1]
+
+
+def test_the_command_lines_name_of_the_public_view_is_the_librarys() -> None:
+    # cli.common spells it out so that a command need not load analyzer.knowledge to compare.
+    from analyzer.knowledge import PUBLIC
+    from cli import common
+
+    assert common.PUBLIC == PUBLIC
