@@ -428,7 +428,10 @@ def _branch(pos: Position, r: Requirement) -> tuple[dict[Card, tuple[str, ...]],
             possible[card] = tuple(p for p in pos.players if p in ps or p in possible.get(card, ()))
     if witness is None:
         _relaxed(pos, pos.allowed)  # raises NoFit with its reason when the asks alone fail
-        raise NoFit(f"every deal that fits the asks gives {r.player} all of {r.book.name} ({r.label})")
+        raise NoFit(
+            "every deal that fits the asks gives a whole book to a player who asked instead of claiming: "
+            f"{r.player} ({r.book.name}, {r.label})"
+        )
     return possible, witness
 
 

@@ -247,3 +247,26 @@ def test_no_deal_without_a_whole_book_names_the_requirement() -> None:
         NoFit, match=r"gives a whole book to a player who asked instead of claiming: Ann \(twos, event 5\)"
     ):
         solve(pos)
+
+
+def test_overlapping_requirements_without_a_deal_name_the_rule_too() -> None:
+    """Ann's two asks say she lacks one of two twos each, the pairs overlapping (no gate for
+    them: every way of leaving a card out is tried); she can hold nothing but the three twos, so
+    the contradiction says, as the gates' does, that she asked instead of claiming."""
+    twos = DECK.books[0]
+    a, b, c, d = twos.cards[:4]
+    pos = Position(
+        at=5,
+        view=PUBLIC,
+        deck=DECK,
+        players=("Ann", "Bob"),
+        in_play=twos.cards,
+        known={},
+        allowed={a: ("Ann",), b: ("Ann",), c: ("Ann",), d: ("Bob",)},
+        slots={"Ann": 3, "Bob": 1},
+        not_all=[Requirement("Ann", twos, frozenset({a, b}), 4), Requirement("Ann", twos, frozenset({b, c}), 5)],
+    )
+    with pytest.raises(
+        NoFit, match=r"gives a whole book to a player who asked instead of claiming: Ann \(twos, event 4\)"
+    ):
+        solve(pos)
