@@ -208,10 +208,11 @@ class GameTasks:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: object) -> None:
-        for future in self._futures:  # tasks whose results were not needed after all
-            future.cancel()
-        running = any(not future.done() for future in self._futures)  # (too late to cancel)
-        if (kind is not None or running) and self._futures and self.workers in _POOLS:
+        # Tasks still running are not wanted: ending the workers spares the wait for them at exit.
+        # Ending them drops the pending tasks as well; those must not be cancelled here too (the
+        # pool's manager then fails to mark them broken, and the process hangs at exit).
+        unfinished = any(not future.done() for future in self._futures)
+        if (kind is not None or unfinished) and self._futures and self.workers in _POOLS:
             _end(self.workers)
         self._futures.clear()
 

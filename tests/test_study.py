@@ -4,6 +4,8 @@ once and in worker processes, give what each part counted alone gave."""
 from __future__ import annotations
 
 import multiprocessing
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -131,3 +133,29 @@ def test_tasks_still_running_when_the_block_ends_end_with_it() -> None:
         assert not worker.is_alive()
     time.sleep(0.5)  # (the pool's thread settles the ended tasks)
     assert done == [0.0]  # the progress counts no task that was dropped or ended unfinished
+
+
+@pytest.mark.parametrize("error", [False, True])
+def test_a_command_leaving_tasks_unfinished_exits_at_once(error: bool) -> None:
+    # Many tasks of a large game: some are queued for the workers when the block ends.
+    code = (
+        f"import sys, time; sys.path.insert(0, {str(ROOT)!r})\n"
+        "from analyzer.pool import GameTasks\nfrom analyzer.record import load\n"
+        "from analyzer.replay import replay\nfrom tests.test_study import _sleeps\n"
+        "if __name__ == '__main__':\n"
+        f"    game = replay(load({str(ROOT / 'sample_logs' / 'simulated-game.fish')!r}))\n"
+        "    try:\n"
+        "        with GameTasks(game, 2) as tasks:\n"
+        "            quick = tasks.submit(_sleeps, 0.0)\n"
+        "            rest = [tasks.submit(_sleeps, 30.0) for _ in range(40)]\n"
+        "            quick.result()\n"
+        f"            if {error}:\n"
+        "                raise ValueError('a bad option found late')\n"
+        "    except ValueError:\n"
+        "        pass\n"
+    )
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Error" not in done.stderr, done.stderr
+    assert time.monotonic() - start < 25  # not waiting for the tasks (30 s each), nor hanging
