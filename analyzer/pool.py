@@ -106,9 +106,21 @@ def _end(workers: int) -> None:
     import multiprocessing
 
     pool = _POOLS.pop(workers)
+    # Tasks still queued for the workers stay in the pipe to them; with the workers gone nobody
+    # reads it, and at exit Python would wait for ever for the queue's thread to finish writing.
+    queue = getattr(pool.executor, "_call_queue", None)
+    if queue is not None:
+        queue.cancel_join_thread()
     for worker in set(multiprocessing.active_children()) - pool.before:
         worker.terminate()
-    pool.executor.shutdown(wait=False, cancel_futures=True)
+    # The pending tasks are not cancelled: the executor fails them itself once it sees its
+    # workers gone, and (Python 3.11) a task cancelled first makes its thread print a traceback.
+    # Its thread is given a moment to finish: left running into the interpreter's exit, it races
+    # the exit's own clean-up, which then prints a traceback.
+    pool.executor.shutdown(wait=False)
+    manager = getattr(pool.executor, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(timeout=2)
 
 
 def process_map(
@@ -209,11 +221,12 @@ class GameTasks:
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: object) -> None:
         # Tasks still running are not wanted: ending the workers spares the wait for them at exit.
-        # Ending them drops the pending tasks as well; those must not be cancelled here too (the
-        # pool's manager then fails to mark them broken, and the process hangs at exit).
         unfinished = any(not future.done() for future in self._futures)
         if (kind is not None or unfinished) and self._futures and self.workers in _POOLS:
-            _end(self.workers)
+            _end(self.workers)  # (which fails the pending tasks: cancelling them too would race)
+        else:
+            for future in self._futures:  # tasks whose results were not needed after all
+                future.cancel()
         self._futures.clear()
 
     def submit(self, fn: Callable[[Game, T], R], item: T, each: Callable[[], None] | None = None) -> Task[R]:

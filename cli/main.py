@@ -6,6 +6,7 @@ libraries load is caught like any other (one line, exit 130, no traceback).
 
 from __future__ import annotations
 
+import signal
 import sys
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,10 @@ def main() -> None:
     except SystemExit as exc:
         if exc.code == INTERRUPTED and not _said:  # typer's own exit on Ctrl-C says nothing
             interrupted()
+        elif exc.code != INTERRUPTED:
+            # The command is over and its outputs are written: a Ctrl-C from now on would only
+            # break Python's own clean-up with a traceback.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         raise
 
 
@@ -41,7 +46,14 @@ def interrupted() -> int:
     if not _said:
         sys.stderr.write("interrupted\n")
         _said.append(True)
+        # Worker processes' threads, cut short, may fail as the process exits (Python 3.11
+        # reports it as an 'exception ignored'): after Ctrl-C that is not news.
+        sys.unraisablehook = _quiet
     return INTERRUPTED
+
+
+def _quiet(unraisable: Any) -> None:
+    pass
 
 
 def __getattr__(name: str) -> Any:

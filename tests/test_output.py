@@ -698,6 +698,33 @@ def test_ctrl_c_stops_a_batch_at_once_and_leaves_the_previous_set(big_folder: Pa
     assert all(_gone(pid) for pid in workers), "a worker outlived the batch"
 
 
+@pytest.mark.parametrize(
+    "moment", [0.2, 1.0, pytest.param(0.6, marks=pytest.mark.slow), pytest.param(1.5, marks=pytest.mark.slow)]
+)
+def test_ctrl_c_at_any_moment_of_a_report_ends_it_at_once_and_quietly(moment: float, tmp_path: Path) -> None:
+    """The report's counts run in workers beside its other work: Ctrl-C while they are queued
+    once made the process wait for ever at exit, or print a traceback of the pool's threads."""
+    out = tmp_path / "report"
+    record = Path(__file__).resolve().parents[1] / "sample_logs" / "simulated-game.fish"
+    proc = subprocess.Popen(
+        [*HALFSUIT, "report", str(record), "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(moment)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=30)
+    if proc.returncode == 0:  # it was done before the interrupt came
+        assert stderr == ""
+    else:
+        assert (proc.returncode, stdout, stderr) == (130, "", "interrupted\n")
+        assert not out.exists() or not any(out.iterdir())
+
+
 def test_two_batches_into_one_folder_never_mix(folder: Path, tmp_path: Path) -> None:
     other = tmp_path / "other"
     other.mkdir()
