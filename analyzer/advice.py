@@ -284,7 +284,7 @@ class Adviser:
                 held = at_public.cards[c].get(player, Fraction(0)) if c in public.allowed else Fraction(0)
                 middle[c] = deals - int(held * deals) - none
                 if middle[c] <= 0:
-                    raise NoFit(f"no deal fits {player} asking for {c.code}")
+                    raise NoFit(f"no deal fits {player} asking for {c.pretty}")
         return middle
 
     # -- claims

@@ -18,7 +18,6 @@ from pathlib import Path
 from .analysis import Analysis, Holders, view_tracker
 from .cards import Card, parse_card
 from .charts import known_chart, score_chart
-from .errors import UsageError
 from .explain import Explanation
 from .files import check_not_input, encode_text, write_bytes_atomic
 from .game_text import event_inline, kind_text, names, score_text, team_label, who
@@ -59,7 +58,7 @@ from .replay_page import (
 )
 from .rules import Outcome, RuleSet
 from .stats import player_stats, rate_text
-from .study import Study, study
+from .study import Study, report_moments, study
 from .tactics import (
     KINDS,
     Mistake,
@@ -162,7 +161,7 @@ def _checked(game: Game, view: str, moments: Sequence[int] | None, analysis: Ana
     """The view's canonical name and the moments, checked before any work starts."""
     name = resolve_view(game.record, view)
     last = game.trusted_until if analysis is None else analysis.steps
-    return name, _moments(game, last, moments)
+    return name, report_moments(game, last, moments)
 
 
 def build_report(
@@ -195,7 +194,7 @@ def build_report(
     record = game.record
     name = resolve_view(record, view)
     analysis = studied.analysis
-    steps = _moments(game, analysis.steps, moments)
+    steps = report_moments(game, analysis.steps, moments)
     stem = record.name
     title = record.info.get("Title") or stem
     known = Chart(
@@ -227,22 +226,6 @@ def build_report(
 def _replay_para(stem: str, view: str) -> Block:
     target = replay_link(stem, 0, view)
     return Para((link(target, "Step through the game"), " on its replay page, in any player's view."))
-
-
-def _moments(game: Game, last: int, moments: Sequence[int] | None) -> list[int]:
-    if moments is None:
-        claims = [i for i, e in enumerate(game.events, start=1) if isinstance(e, Claim)]
-        chosen = [i - 1 for i in claims if i - 1 <= last]
-        if not game.finished or last < len(game.events):
-            chosen.append(last)
-        return sorted(set(chosen))
-    for at in moments:
-        if not 0 <= at <= last:
-            raise UsageError(
-                f"moment {at} is out of range: the report covers steps 0 to {last}",
-                path=game.record.path,
-            )
-    return sorted(set(moments))
 
 
 # ---------------------------------------------------------------- words the parts share

@@ -12,15 +12,17 @@ the public view's deals at every step, counted for its odds, are the ones the bi
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .analysis import _PARALLEL_FROM, Analysis, Progress, analyze, hand_views
+from .errors import UsageError
 from .hindsight import deal_in_hindsight
 from .information import AskInformation, asker_counts, deal_counter, told_by_asks
 from .knowledge import PUBLIC, ViewTracker
 from .pool import GameTasks, Task
+from .record import Claim
 from .replay import Game
 from .replay_page import Explanations, OddsJob, OddsTable, StepOdds, count_steps, mistake_explanations, odds_jobs
 from .tactics import MistakeReport, explain_mistakes, mistakes, quote_odds
@@ -147,6 +149,24 @@ def study(
         if odds:
             result._counts, result._asked = counts, asked
         yield result
+
+
+def report_moments(game: Game, last: int, moments: Sequence[int] | None) -> list[int]:
+    """The steps (up to ``last``) at which a report shows its card grids: ``moments`` checked, or
+    by default just before each claim and at the end of an unfinished record."""
+    if moments is None:
+        claims = [i for i, e in enumerate(game.events, start=1) if isinstance(e, Claim)]
+        chosen = [i - 1 for i in claims if i - 1 <= last]
+        if not game.finished or last < len(game.events):
+            chosen.append(last)
+        return sorted(set(chosen))
+    for at in moments:
+        if not 0 <= at <= last:
+            raise UsageError(
+                f"moment {at} is out of range: the report covers steps 0 to {last}",
+                path=game.record.path,
+            )
+    return sorted(set(moments))
 
 
 def _ask_counts(game: Game, job: AskJob) -> tuple[dict[int, int], dict[int, int]]:

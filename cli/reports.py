@@ -64,10 +64,11 @@ def report_cmd(
     Prints the paths written. Exit 1 when the record breaks the rules (unless --lenient: the
     breaks are then marked in the report) or contradicts itself, 2 when it cannot be read.
     """
-    from analyzer.study import study
+    from analyzer.study import report_moments, study
 
     game = load_game(path, lenient)
     name = check_view(game, view)
+    report_moments(game, game.trusted_until, moments or None)  # a usage error before any work starts
     with progress_bars() as bars, study(game, odds, replay, WORKERS, bars.stage) as studied:
         if odds:
             counting_odds()  # here, once the workers have their counts: they start sooner

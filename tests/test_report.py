@@ -308,6 +308,18 @@ def test_cli_report_default_folder_and_moments(tmp_path: Path, monkeypatch: pyte
     assert "After event 2**" in md and "just before" not in md
 
 
+def test_cli_report_refuses_a_moment_out_of_range_before_any_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    import analyzer.study
+
+    def no_study(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the game was studied before its moments were checked")
+
+    monkeypatch.setattr(analyzer.study, "study", no_study)
+    result = runner.invoke(app, ["report", str(DATA / "markup.fish"), "--moment", "999"])
+    assert result.exit_code == 2
+    assert "moment 999 is out of range" in result.stderr
+
+
 @pytest.mark.parametrize(
     ("text", "args", "code", "message"),
     [

@@ -34,7 +34,7 @@ class Routes:
       through a book; very large forces the whole boxes, very negative the sparse way.
     - ``small_keep``: going back sparsely, a box this small is read state by state.
     - ``simplex_least``: books are expanded as rows over a simplex from this many rows on,
-      monomial by monomial below (and above ``SIMPLEX_MOST``).
+      monomial by monomial below (and above ``books._SIMPLEX_MOST``).
     - ``max_states``: the book-by-book counter's memory bound, in states of a box.
     - ``boards_cheap``: a board walk estimated under this (nanoseconds) is taken at once.
     - ``books_cheap``: else a book-by-book count estimated under this is taken.
