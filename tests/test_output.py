@@ -717,7 +717,12 @@ def test_ctrl_c_at_any_moment_of_a_report_ends_it_at_once_and_quietly(moment: fl
         time.sleep(0.05)
     time.sleep(moment)
     proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=30)
+    try:
+        stdout, stderr = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()  # (and its fork server, which ends with it)
+        proc.communicate()
+        raise AssertionError("the report did not end after Ctrl-C") from None
     if proc.returncode == 0:  # it was done before the interrupt came
         assert stderr == ""
     else:
