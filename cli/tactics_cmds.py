@@ -124,10 +124,10 @@ def lockouts_cmd(path: RecordArg, at: AtOpt = None, json_out: JsonOpt = False, l
     from analyzer.tactics import HAND_NOTES, lockouts
 
     game, n, result = _analyzed(path, at, lenient)
-    found = lockouts(result, n)
     if json_out:
         print_json(lockouts_dict(result, n))
         return
+    found = lockouts(result, n)
     missing = [p for p in game.record.players if not result.has_view(p)]
     if missing:
         err.print(f"not judged (no Hand line, and the record does not fix their hand): {plain(', '.join(missing))}")
