@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import JSON_HELP, handles_errors, out, print_json, progress_bars
+from .common import JsonOpt, handles_errors, out, print_json, progress_bars
 
 # The record the start-up figures use: six players, the lockout of the Fish rules.
 STARTUP_RECORD = Path(__file__).resolve().parent.parent / "sample_logs" / "lockout.fish"
@@ -45,7 +45,7 @@ def bench(
         ),
     ] = False,
     runs: Annotated[int, typer.Option(metavar="N", min=1, help="Runs of each command for --startup.")] = 7,
-    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """Time `analyze` (every step, every view) on simulated 6- and 8-player games; peak memory too.
 

@@ -9,7 +9,7 @@ import typer
 if TYPE_CHECKING:
     from analyzer.hindsight import Hindsight
 
-from .common import JSON_HELP, LenientOpt, RecordArg, handles_errors, load_game, out, plain, print_json, team_style
+from .common import JsonOpt, LenientOpt, RecordArg, handles_errors, load_game, out, plain, print_json, team_style
 
 STATUS = {"written": "Hand line", "worked out": "worked out from the record", "unknown": ""}
 
@@ -25,7 +25,7 @@ def deal_cmd(
         bool,
         typer.Option("--fill", help="Write the Hand lines the record fixes completely into it (canonical form)."),
     ] = False,
-    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+    json_out: JsonOpt = False,
     lenient: LenientOpt = False,
 ) -> None:
     """Who was dealt each card, as far as the record fixes it: in every deal that fits, the same player.

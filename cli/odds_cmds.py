@@ -11,8 +11,6 @@ if TYPE_CHECKING:
     from rich.text import Text
 
 from .common import (
-    AT_HELP,
-    JSON_HELP,
     PUBLIC,
     AsOpt,
     AtOpt,
@@ -141,9 +139,9 @@ def odds(
 def suggest(
     path: RecordArg,
     view: Annotated[str, typer.Option("--as", metavar="PLAYER", help="The player on turn, who must have a Hand line.")],
-    at: Annotated[int | None, typer.Option("--at", metavar="N", help=AT_HELP)] = None,
+    at: AtOpt = None,
     top: Annotated[int, typer.Option(metavar="N", help="How many asks to show.")] = 10,
-    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+    json_out: JsonOpt = False,
     lenient: LenientOpt = False,
 ) -> None:
     """Advice for the player on turn: legal asks ranked by exact odds, and claims with their odds."""

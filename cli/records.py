@@ -15,9 +15,9 @@ if TYPE_CHECKING:
     from analyzer.replay import Game
 
 from .common import (
-    AT_HELP,
     DEBUG,
-    JSON_HELP,
+    AtOpt,
+    JsonOpt,
     LenientOpt,
     RecordArg,
     break_lines,
@@ -82,7 +82,7 @@ def each_record(paths: list[Path], check: Callable[[Path], int]) -> int:
 def validate(
     paths: RecordsArg,
     lenient: LenientOpt = False,
-    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """Check records: their format, every rule of play, their Hand lines, and that some deal fits.
 
@@ -232,8 +232,8 @@ def convert(
 @handles_errors
 def show(
     path: RecordArg,
-    at: Annotated[int | None, typer.Option(metavar="N", help=AT_HELP)] = None,
-    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+    at: AtOpt = None,
+    json_out: JsonOpt = False,
     lenient: LenientOpt = False,
 ) -> None:
     """Teams, score, card counts and the events as a readable table."""

@@ -17,11 +17,11 @@ if TYPE_CHECKING:
     from analyzer.tournament import Mapper
 
 from .common import (
-    JSON_HELP,
     WORKERS,
     BluffingOpt,
     DeckOpt,
     HouseOpt,
+    JsonOpt,
     RulesOpt,
     err,
     handles_errors,
@@ -76,7 +76,7 @@ def tournament(
             "'cluster' extra.",
         ),
     ] = None,
-    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """Play bots against each other in duplicate pairs and rank them.
 
@@ -155,7 +155,7 @@ def costs(
     workers: Annotated[
         int, typer.Option("--workers", "-j", min=1, metavar="N", help="Worker processes (default: one per core).")
     ] = WORKERS,
-    json_out: Annotated[bool, typer.Option("--json", help=JSON_HELP)] = False,
+    json_out: JsonOpt = False,
 ) -> None:
     """What each kind of mistake cost in played games: how often the team lost the book, and the points.
 
