@@ -199,13 +199,12 @@ def who_has(
     game, name, n, pos, holders = view_at(path, at, view, lenient)
     card = parse_card_arg(card_text, game)
     claimed = next((r for r in game.step(n).books.values() if card in r.book.cards), None)
-    msg = left_play(game, n, card)
-    if claimed is not None and msg is not None:
+    if claimed is not None:
         if json_out:
             number = game.numbers[claimed.event - 1]
             print_json({"at": n, "as": name, "card": card.code, "holders": [], "known": False, "claimed": number})
         else:
-            say(plain(msg))
+            say(plain(left_play(game, n, card)))
         return
     h = holders[card]
     explainer = Explainer(ViewTracker(game, name), n)
