@@ -143,12 +143,8 @@ def study(
                     found = quote_odds(analysis, found, progress=quoting)
                 except TooLarge as exc:
                     odds, left_out = False, exc.message
-        result = Study(
-            analysis, found, mistake_explanations(analysis, found), odds, every_step, bits, left_out=left_out
-        )
-        if odds:
-            result._counts, result._asked = counts, asked
-        yield result
+        why = mistake_explanations(analysis, found)
+        yield Study(analysis, found, why, odds, every_step, bits, left_out=left_out, _counts=counts, _asked=asked)
 
 
 def report_moments(game: Game, last: int, moments: Sequence[int] | None) -> list[int]:
