@@ -146,12 +146,17 @@ def analyze(
     jobs = [(name, last, extra.get(name)) for name in names]
     from .pool import game_map
 
-    solved = game_map(_view_job, game, jobs, workers if len(names) * (last + 1) >= _PARALLEL_FROM else 1, done)
+    solved = game_map(_view_job, game, jobs, workers if worth_workers(len(names), last) else 1, done)
     views_done = {name: ViewAnalysis(name, steps) for name, steps in zip(names, solved, strict=True)}
     return Analysis(game, views_done, extra)
 
 
 _PARALLEL_FROM = 2000  # steps x views: below this, starting worker processes costs more than it saves
+
+
+def worth_workers(views: int, last: int) -> bool:
+    """Whether solving ``views`` views over steps 0..``last`` is worth starting worker processes."""
+    return views * (last + 1) >= _PARALLEL_FROM
 
 
 def counter(total: int, progress: Progress | None) -> Callable[[object], None] | None:

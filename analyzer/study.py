@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from .analysis import _PARALLEL_FROM, Analysis, Progress, analyze, hand_views
+from .analysis import Analysis, Progress, analyze, hand_views, worth_workers
 from .errors import UsageError
 from .hindsight import deal_in_hindsight
 from .information import AskInformation, asker_counts, deal_counter, told_by_asks
@@ -117,7 +117,7 @@ def study(
         worked_out = deal_in_hindsight(game).worked_out if analysis is None else analysis.worked_out
         views = hand_views(game)
         views += [p for p in game.record.players if p in worked_out and p not in views]
-        if analysis is None and len(views) * (last + 1) >= _PARALLEL_FROM:  # solved in the workers first
+        if analysis is None and worth_workers(len(views), last):  # solved in the workers first
             analysis = analyze(game, upto=last, workers=workers, worked_out=worked_out, progress=solving)
         if analysis is not None:
             last = analysis.steps
@@ -143,12 +143,8 @@ def study(
                     found = quote_odds(analysis, found, progress=quoting)
                 except TooLarge as exc:
                     odds, left_out = False, exc.message
-        result = Study(
-            analysis, found, mistake_explanations(analysis, found), odds, every_step, bits, left_out=left_out
-        )
-        if odds:
-            result._counts, result._asked = counts, asked
-        yield result
+        why = mistake_explanations(analysis, found)
+        yield Study(analysis, found, why, odds, every_step, bits, left_out=left_out, _counts=counts, _asked=asked)
 
 
 def report_moments(game: Game, last: int, moments: Sequence[int] | None) -> list[int]:
