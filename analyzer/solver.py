@@ -346,15 +346,18 @@ def _possible(pos: Position) -> tuple[dict[Card, tuple[str, ...]], dict[Card, st
         outcome = _solve_classes(sizes, capacity, tuple(sorted((g, len(cs) - 1) for g, cs in gates.items())))
     except (NoFit, _Unfit):
         candidates, _ = _relaxed(pos, pos.allowed)  # raises NoFit with its reason when the asks alone fail
-        names = ", ".join(
-            f"{r.player} ({r.book.name}, {r.label})"
+        raise _asked_instead_of_claiming(
+            r
             for r in pos.not_all
             if (r.player, r.book.name) in gates and all(r.player in candidates.get(c, ()) for c in r.cards)
-        )
-        raise NoFit(
-            f"every deal that fits the asks gives a whole book to a player who asked instead of claiming: {names}"
         ) from None
     return _read_off(groups, outcome)
+
+
+def _asked_instead_of_claiming(blamed: Iterable[Requirement]) -> NoFit:
+    """No deal fits the ``not_all`` requirements though one fits the asks: the requirements to blame."""
+    names = ", ".join(f"{r.player} ({r.book.name}, {r.label})" for r in blamed)
+    return NoFit(f"every deal that fits the asks gives a whole book to a player who asked instead of claiming: {names}")
 
 
 def _gates(pos: Position) -> tuple[dict[Slot, frozenset[Card]], Requirement | None]:
@@ -428,10 +431,7 @@ def _branch(pos: Position, r: Requirement) -> tuple[dict[Card, tuple[str, ...]],
             possible[card] = tuple(p for p in pos.players if p in ps or p in possible.get(card, ()))
     if witness is None:
         _relaxed(pos, pos.allowed)  # raises NoFit with its reason when the asks alone fail
-        raise NoFit(
-            "every deal that fits the asks gives a whole book to a player who asked instead of claiming: "
-            f"{r.player} ({r.book.name}, {r.label})"
-        )
+        raise _asked_instead_of_claiming((r,))
     return possible, witness
 
 
