@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .cards import Book, Card
 from .errors import Contradiction
 from .knowledge import PUBLIC, Position, ViewTracker, resolve_view
 from .replay import Game
 from .solver import NoFit, solve
+
+if TYPE_CHECKING:
+    from .explain import Explainer
 
 Holders = dict[Card, tuple[str, ...]]
 Progress = Callable[[int, int], None]  # (parts done, parts in all): a bar, a log line, or nothing
@@ -37,6 +41,7 @@ class Analysis:
     game: Game
     views: dict[str, ViewAnalysis]
     worked_out: dict[str, tuple[Card, ...]] = field(default_factory=dict)  # hands not written but fixed by the record
+    _explainers: dict[tuple[str, int], Explainer] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def steps(self) -> int:
@@ -45,6 +50,15 @@ class Analysis:
 
     def holders(self, view: str, at: int) -> Holders:
         return self.views[view].at(at)
+
+    def explainer(self, view: str, at: int) -> Explainer:
+        """The explanations of one view after ``at`` events, made once: the mistakes' explanations
+        and the replay page's at the same step share its facts, its chains and what it explained."""
+        if (view, at) not in self._explainers:
+            from .explain import Explainer  # (loaded only when something is explained)
+
+            self._explainers[(view, at)] = Explainer(view_tracker(self.game, view, self.worked_out), at)
+        return self._explainers[(view, at)]
 
     def has_view(self, player: str) -> bool:
         return player in self.views

@@ -60,7 +60,7 @@ from .render import (
     table_or_none,
 )
 from .replay import Game, replay
-from .stats import GAME_SCHEMA, PLAYER_SCHEMA, game_row, kind_key, player_rows, rate_text
+from .stats import GAME_COLUMNS, PLAYER_COLUMNS, game_row, kind_key, player_rows, polars_schema, rate_text
 from .tactics import KINDS, MistakeReport, explain_mistakes, mistakes, quote_odds
 from .wording import plural
 
@@ -74,7 +74,8 @@ OUTPUT_NAMES = (*DATA_FILES, "summary.html", "summary.md", *(f"summary-{c}.svg" 
 PUBLISHED = (*OUTPUT_NAMES, GAMES)
 Progress = Callable[[int, int, str], None]  # (records done, records in all, file just done)
 
-PLAYER_GAME_SCHEMA: dict[str, Any] = {"file": pl.String, **PLAYER_SCHEMA}
+GAME_SCHEMA = polars_schema(GAME_COLUMNS)
+PLAYER_GAME_SCHEMA = polars_schema({"file": "String", **PLAYER_COLUMNS})
 FAILURE_SCHEMA: dict[str, Any] = {
     "file": pl.String,
     "code": pl.String,

@@ -23,7 +23,7 @@ from urllib.parse import quote
 
 from .analysis import Analysis, Holders, analyze, view_tracker
 from .cards import Card
-from .explain import Explainer, Explanation, Unexplained
+from .explain import Explanation, Unexplained
 from .files import write_text_atomic
 from .game_text import event_inline, kind_text, score_text
 from .knowledge import PUBLIC
@@ -150,13 +150,12 @@ def mistake_explanations(analysis: Analysis, found: MistakeReport) -> Explanatio
     sample: about 110 a view and step, 14 KB; 13 MB for the whole game), so the page carries
     them where a coach looks: at each mistake, as the mistaken player saw it.
     """
-    game = analysis.game
     out: Explanations = {}
     for m in found.mistakes:
         view, at = mistake_moment(analysis, m)
         if at in out.get(view, {}):
             continue
-        explainer = Explainer(view_tracker(game, view, analysis.worked_out), at)
+        explainer = analysis.explainer(view, at)
         cards: dict[Card, dict[str, str]] = {}
         for card in explainer.cards:
             try:

@@ -57,7 +57,7 @@ from .replay_page import (
     write_replay,
 )
 from .rules import Outcome, RuleSet
-from .stats import player_stats, rate_text
+from .stats import player_rows, rate_text
 from .study import Study, report_moments, study
 from .tactics import (
     KINDS,
@@ -326,7 +326,7 @@ def _books_table(game: Game) -> Table:
 
 def _players_table(game: Game, found: MistakeReport, bits: dict[str, PlayerInformation] | None) -> Block:
     rows = []
-    for r in player_stats(game, found).iter_rows(named=True):
+    for r in player_rows(game, found):
         info: tuple[tuple[Inline, ...], ...] = ()
         if bits is not None:
             mine = bits[r["player"]]

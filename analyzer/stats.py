@@ -1,14 +1,15 @@
-"""The numbers of one game: a row for the game, a row per player, as plain data and polars tables.
+"""The numbers of one game: a row for the game, a row per player, as plain data.
 
 Reports show them for one game; batches gather them over many (in worker processes, so the rows
-are plain dicts). Counting is from the public events, plus the mistakes found by ``tactics``.
+are plain dicts) into polars tables whose columns are named here with their polars types
+(``polars_schema``). Counting is from the public events, plus the mistakes found by ``tactics``.
+Polars loads only where a table is made: a report needs the rows alone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
-
-import polars as pl
 
 from .record import Ask, Claim
 from .replay import Game
@@ -21,25 +22,25 @@ def kind_key(kind: str) -> str:
     return kind.replace("-", "_")
 
 
-PLAYER_SCHEMA: dict[str, Any] = {
-    "player": pl.String,
-    "team": pl.Int64,
-    "hand": pl.Boolean,
-    "asks": pl.Int64,
-    "asks_yes": pl.Int64,
-    "ask_rate": pl.Float64,
-    "cards_won": pl.Int64,
-    "cards_lost": pl.Int64,
-    "claims": pl.Int64,
-    "claims_right": pl.Int64,
-    "claims_wrong": pl.Int64,
-    "mistakes": pl.Int64,
-    **{kind_key(k): pl.Int64 for k in KINDS},
+PLAYER_COLUMNS: dict[str, str] = {
+    "player": "String",
+    "team": "Int64",
+    "hand": "Boolean",
+    "asks": "Int64",
+    "asks_yes": "Int64",
+    "ask_rate": "Float64",
+    "cards_won": "Int64",
+    "cards_lost": "Int64",
+    "claims": "Int64",
+    "claims_right": "Int64",
+    "claims_wrong": "Int64",
+    "mistakes": "Int64",
+    **{kind_key(k): "Int64" for k in KINDS},
 }
 
 
 def player_rows(game: Game, found: MistakeReport) -> list[dict[str, Any]]:
-    """One row per player in seat order (keys of ``PLAYER_SCHEMA``), as plain data.
+    """One row per player in seat order (keys of ``PLAYER_COLUMNS``), as plain data.
 
     Asks answered yes win a card from the target; claims are right or wrong (a forfeited claim
     is wrong); mistakes are counted in total and by kind.
@@ -47,7 +48,7 @@ def player_rows(game: Game, found: MistakeReport) -> list[dict[str, Any]]:
     table = game.record.table
     rows: dict[str, dict[str, Any]] = {}
     for p in game.record.players:
-        counts: dict[str, Any] = dict.fromkeys(PLAYER_SCHEMA, 0)
+        counts: dict[str, Any] = dict.fromkeys(PLAYER_COLUMNS, 0)
         counts.update(player=p, team=table.team_of(p), hand=p in game.record.hands or p in found.worked_out)
         rows[p] = counts
     for e in game.events:
@@ -69,9 +70,11 @@ def player_rows(game: Game, found: MistakeReport) -> list[dict[str, Any]]:
     return list(rows.values())
 
 
-def player_stats(game: Game, found: MistakeReport) -> pl.DataFrame:
-    """``player_rows`` as a polars table with the columns of ``PLAYER_SCHEMA``."""
-    return pl.DataFrame(player_rows(game, found), schema=PLAYER_SCHEMA, orient="row")
+def polars_schema(columns: Mapping[str, str]) -> dict[str, Any]:
+    """Columns named with their polars types (``PLAYER_COLUMNS``, ``GAME_COLUMNS``) as a polars schema."""
+    import polars as pl
+
+    return {name: getattr(pl, kind) for name, kind in columns.items()}
 
 
 def rate_text(part: int, whole: int) -> str:
@@ -79,33 +82,33 @@ def rate_text(part: int, whole: int) -> str:
     return f"{part}/{whole} ({part / whole:.0%})" if whole else "—"
 
 
-GAME_SCHEMA: dict[str, Any] = {
-    "file": pl.String,
-    "title": pl.String,
-    "date": pl.String,
-    "rules": pl.String,
-    "deck": pl.String,
-    "players": pl.Int64,
-    "team1": pl.String,
-    "team2": pl.String,
-    "hands": pl.Int64,
-    "events": pl.Int64,
-    "finished": pl.Boolean,
-    "score1": pl.Int64,
-    "score2": pl.Int64,
-    "winner": pl.Int64,  # 1 or 2; null for a tie or an unfinished game
-    "result": pl.String,  # "team 1", "team 2", "tie" or "unfinished"
-    "claims": pl.Int64,
-    "claims_right": pl.Int64,
-    "claims_wrong": pl.Int64,
-    "forfeited": pl.Int64,
-    "mistakes": pl.Int64,
-    "unjudged": pl.String,  # players without a Hand line, space-separated
+GAME_COLUMNS: dict[str, str] = {
+    "file": "String",
+    "title": "String",
+    "date": "String",
+    "rules": "String",
+    "deck": "String",
+    "players": "Int64",
+    "team1": "String",
+    "team2": "String",
+    "hands": "Int64",
+    "events": "Int64",
+    "finished": "Boolean",
+    "score1": "Int64",
+    "score2": "Int64",
+    "winner": "Int64",  # 1 or 2; null for a tie or an unfinished game
+    "result": "String",  # "team 1", "team 2", "tie" or "unfinished"
+    "claims": "Int64",
+    "claims_right": "Int64",
+    "claims_wrong": "Int64",
+    "forfeited": "Int64",
+    "mistakes": "Int64",
+    "unjudged": "String",  # players without a Hand line, space-separated
 }
 
 
 def game_row(name: str, game: Game, found: MistakeReport) -> dict[str, Any]:
-    """One game's row (keys of ``GAME_SCHEMA``)."""
+    """One game's row (keys of ``GAME_COLUMNS``)."""
     record = game.record
     a, b = game.final.score
     winner = game.winner() if game.finished else None

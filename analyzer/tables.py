@@ -19,7 +19,7 @@ from .analysis import Analysis, Progress, counter
 from .knowledge import PUBLIC, ViewTracker
 from .record import Ask, Claim, Pass
 from .replay import Game
-from .stats import PLAYER_SCHEMA, player_rows
+from .stats import PLAYER_COLUMNS, player_rows, polars_schema
 from .tactics import MistakeReport, mistakes
 
 HOLDERS_SCHEMA: dict[str, Any] = {
@@ -138,4 +138,4 @@ def players_table(analysis: Analysis, found: MistakeReport | None = None) -> pl.
     (1, 1)
     """
     rows = player_rows(analysis.game, mistakes(analysis) if found is None else found)
-    return pl.DataFrame(rows, schema=PLAYER_SCHEMA)
+    return pl.DataFrame(rows, schema=polars_schema(PLAYER_COLUMNS))

@@ -566,15 +566,9 @@ def explain_mistakes(analysis: Analysis, report: MistakeReport) -> MistakeReport
     in (the player's own, or the public view when their hand is not known).
     """
     game = analysis.game
-    from .explain import Explainer, holds, lacks
+    from .explain import holds, lacks
 
-    explainers: dict[tuple[str, int], Explainer] = {}
-
-    def explainer(view: str, at: int) -> Explainer:
-        if (view, at) not in explainers:
-            explainers[(view, at)] = Explainer(view_tracker(game, view, analysis.worked_out), at)
-        return explainers[(view, at)]
-
+    explainer = analysis.explainer
     found = []
     for m in report.mistakes:
         e = game.events[m.event - 1] if 0 < m.event <= len(game.events) else None

@@ -100,6 +100,13 @@ def test_a_card_with_several_holders_loads_the_counter() -> None:
     assert "numpy" in packages(loaded_by("who-has", "2H", LOCKOUT, "--at", "11"))
 
 
+def test_a_report_loads_no_polars(tmp_path: Path) -> None:
+    """A report needs its players' numbers as rows, not as a table: polars loads for batches and tables."""
+    loaded = packages(loaded_by("report", LOCKOUT, "--out", str(tmp_path), "--no-odds"))
+    assert "matplotlib" in loaded
+    assert "polars" not in loaded
+
+
 def test_the_listed_help_is_each_commands_own() -> None:
     """--help lists each command from ``COMMANDS`` without loading its module: the summary there
     is the first paragraph of the command's docstring, and every declared command is listed."""
