@@ -64,10 +64,6 @@ class StepOdds:
         """The odds as fractions (``card_odds(...).cards``), for the report's grids."""
         return {c: {p: Fraction(w, self.deals) for p, w in ways.items()} for c, ways in self.ways.items()}
 
-    def percent(self, card: Card, player: str) -> int:
-        """``whole_percent`` of the player's odds of holding the card."""
-        return _whole_percent(self.ways[card].get(player, 0), self.deals)
-
 
 OddsTable = dict[str, dict[int, StepOdds | None]]  # view -> step -> its odds (None: too large to count)
 OddsJob = tuple[str, tuple[int, ...], tuple[Card, ...] | None]  # a view, some of its steps, its hand if worked out
@@ -234,7 +230,9 @@ def replay_data(
 ) -> dict[str, Any]:
     """Everything the replay page shows, as plain JSON data (deterministic: no dates).
 
-    ``why`` (default: ``mistake_explanations``) are the explanations the page carries.
+    ``why`` (default: ``mistake_explanations``) are the explanations the page carries. Without
+    ``odds`` the page shows none; ``add_odds`` puts them in later (a report makes the rest of the
+    page while the odds are still being counted).
     """
     record = game.record
     deck = record.rules.deck
@@ -249,13 +247,6 @@ def replay_data(
 
     def holders_hex(holders: Holders) -> str:
         return "".join(f"{_mask(players, holders[c]) if c in holders else 0:02x}" for c in cards)
-
-    def odds_row(holders: Holders, counted: StepOdds) -> list[int]:
-        row: list[int] = []
-        for c in cards:
-            if len(holders.get(c, ())) > 1:
-                row.extend(counted.percent(c, p) for p in holders[c])
-        return row
 
     steps = []
     for at in range(last + 1):
@@ -284,13 +275,10 @@ def replay_data(
     view_data = {}
     for v in views:
         per_step = analysis.views[v].holders[: last + 1]
-        shares = odds.get(v) if odds is not None else None
         view_data[v] = {
             "holders": [holders_hex(h) for h in per_step],
             "claimable": [[[book_index[c.book.name], c.team] for c in claimable(game, h, v)] for h in per_step],
-            "odds": [odds_row(h, s) if (s := shares.get(at)) is not None else None for at, h in enumerate(per_step)]
-            if shares is not None
-            else None,
+            "odds": None,
             "why": {
                 str(at): {str(card_index[c]): texts for c, texts in cards.items()}
                 for at, cards in sorted(why.get(v, {}).items())
@@ -303,7 +291,7 @@ def replay_data(
         if n in broken:
             data["broken"] = broken[n]
         events.append(data)
-    return {
+    data = {
         "title": record.info.get("Title") or record.name,
         "record": record.name,
         "rules": record.rules.rule_set.value,
@@ -323,6 +311,36 @@ def replay_data(
         "unjudged": list(found.unjudged),
         "report": report,
     }
+    if odds is not None:
+        add_odds(data, analysis, odds)
+    return data
+
+
+def add_odds(data: dict[str, Any], analysis: Analysis, odds: OddsTable) -> None:
+    """Put the odds of every step into the page data of ``replay_data``: for each view counted,
+    at each step, the whole percents of each possible holder of each card with several, in deck
+    order (None at a step too large to count)."""
+    cards = [c for book in analysis.game.record.rules.deck.books for c in book.cards]
+    last = analysis.steps
+    for v in analysis.views:
+        shares = odds.get(v)
+        if shares is None:
+            continue
+        rows: list[list[int] | None] = []
+        for at, holders in enumerate(analysis.views[v].holders[: last + 1]):
+            counted = shares.get(at)
+            if counted is None:
+                rows.append(None)
+                continue
+            deals, ways = counted.deals, counted.ways
+            row: list[int] = []
+            for c in cards:
+                held = holders.get(c, ())
+                if len(held) > 1:
+                    mine = ways[c]
+                    row.extend(_whole_percent(mine.get(p, 0), deals) for p in held)
+            rows.append(row)
+        data["view"][v]["odds"] = rows
 
 
 def _mistake_data(m: Mistake, view: str, at: int) -> dict[str, Any]:
@@ -416,7 +434,11 @@ def write_replay(
         found = mistakes(analysis)
     if odds is None and with_odds:
         odds = odds_table(game, list(analysis.views), analysis.steps, workers, analysis.worked_out)
-    data = replay_data(game, analysis, found, odds, report, why)
+    return write_page(game, out_dir, replay_data(game, analysis, found, odds, report, why))
+
+
+def write_page(game: Game, out_dir: str | Path, data: dict[str, Any]) -> ReplayPage:
+    """Write the replay page of ``replay_data`` into ``out_dir`` as ``<stem>-replay.html``."""
     path = Path(out_dir) / replay_file(game.record.name)
     write_text_atomic(path, replay_html(data), inputs=[game.record.path] if game.record.path else [])
     return ReplayPage(path, data)

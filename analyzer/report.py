@@ -52,9 +52,11 @@ from .replay_page import (
     Explanations,
     OddsTable,
     Shares,
+    add_odds,
+    replay_data,
     replay_file,
     replay_link,
-    write_replay,
+    write_page,
 )
 from .rules import Outcome, RuleSet
 from .stats import player_rows, rate_text
@@ -136,6 +138,9 @@ def write_report(
         name, steps = _checked(game, view, moments, analysis)
         with study(game, odds, replay, workers, analysis=analysis, found=found) as studied:
             return write_report(game, out_dir, name, steps, replay=replay, studied=studied)
+    page = None
+    if replay:  # all but its odds, made while the workers count them (as the charts are)
+        page = replay_data(game, studied.analysis, studied.found, None, f"{game.record.name}.html", studied.why)
     report = build_report(game, view, moments, replay=replay, studied=studied)
     out = Path(out_dir)
     files = ReportFiles(
@@ -151,9 +156,10 @@ def write_report(
     pages = [encode_text(text, path) for path, text in zip(paths, texts, strict=True)]  # all or none
     for path, data in zip(paths, pages, strict=True):
         write_bytes_atomic(path, data, inputs=inputs)
-    if replay:
-        tables = studied.tables if studied.odds else None
-        write_replay(game, out, studied.analysis, studied.found, tables, False, files.html.name, studied.why)
+    if page is not None:
+        if studied.odds and studied.tables is not None:
+            add_odds(page, studied.analysis, studied.tables)
+        write_page(game, out, page)
     return files
 
 

@@ -99,14 +99,16 @@ def replay_cmd(
     then steps to the first break and marks the breaks) or contradicts itself, 2 when it cannot
     be read.
     """
-    from analyzer.replay_page import write_replay
+    from analyzer.replay_page import add_odds, replay_data, write_page
     from analyzer.study import study
 
     game = load_game(path, lenient)
     with progress_bars() as bars, study(game, odds, True, WORKERS, bars.stage, bits=False) as studied:
+        data = replay_data(game, studied.analysis, studied.found, why=studied.why)  # while the workers count
         studied.settle()
-        tables = studied.tables if studied.odds else None
-        page = write_replay(game, out_dir, studied.analysis, studied.found, tables, False, why=studied.why)
+        if studied.odds and studied.tables is not None:
+            add_odds(data, studied.analysis, studied.tables)
+        page = write_page(game, out_dir, data)
     if studied.left_out is not None:
         err.print(f"odds left out of the replay page: {plain(studied.left_out)}")
     out.print(plain(page.path))
