@@ -275,8 +275,10 @@ class _Net:
     room: dict[str, int | None]  # None: no count known (any number)
     reqs: list[tuple[str, frozenset[Card]]]  # unsatisfied holds-one-of: (player, cards)
 
-    def solve(self) -> _Flow | None:
-        return _Flow.build(self)
+    def solve(self, graph: bool = True) -> _Flow | None:
+        """A maximum flow, or None when no deal fits; without ``graph`` its residual graph
+        (``succ``, for ``dead`` and the tight sets) is left out: the flow alone says whether a deal fits."""
+        return _Flow.build(self, graph)
 
 
 _Slot = tuple[str, int]  # (player, -1 for the general slot | index of a required set)
@@ -294,7 +296,7 @@ class _Flow:
     succ: dict[_Slot, list[_Slot]]
 
     @classmethod
-    def build(cls, net: _Net) -> _Flow | None:
+    def build(cls, net: _Net, graph: bool = True) -> _Flow | None:
         self = cls()
         n_open = len(net.poss)
         required: dict[str, list[int]] = {p: [] for p in net.players}
@@ -314,10 +316,11 @@ class _Flow:
             for i in required[p]:
                 cap[(p, i)] = 1
         classes: dict[Hashable, list[Card]] = {}
+        reqs = net.reqs
         for c, ps in net.poss.items():
             if not ps:
                 return None
-            rs = tuple(i for i, (p, cards) in enumerate(net.reqs) if c in cards and p in ps)
+            rs = tuple(i for i, (p, cards) in enumerate(reqs) if c in cards and p in ps) if reqs else ()
             classes.setdefault((ps, rs), []).append(c)
         adj: dict[Hashable, list[tuple[str, int]]] = {}
         size: dict[Hashable, int] = {}
@@ -348,18 +351,19 @@ class _Flow:
                 if augment(key, adj, flow, at_slot, cap, load) is not None:
                     return None
                 m -= 1
-        succ: dict[_Slot, list[_Slot]] = {q: [] for q in cap}
-        for key in adj:
-            used = [q for q, n in flow[key].items() if n > 0]
-            for q in used:
-                succ[q].extend(q2 for q2 in adj[key] if q2 != q)
         self.slots = list(cap)
         self.cap = cap
         self.unbounded = unbounded
         self.classes = classes
         self.adj = adj
         self.flow = flow
-        self.succ = succ
+        if graph:
+            succ: dict[_Slot, list[_Slot]] = {q: [] for q in cap}
+            for key in adj:
+                used = [q for q, n in flow[key].items() if n > 0]
+                for q in used:
+                    succ[q].extend(q2 for q2 in adj[key] if q2 != q)
+            self.succ = succ
         return self
 
     def witness(self) -> dict[Card, str]:
@@ -442,19 +446,25 @@ def _branch(
 ) -> dict[Card, str] | None:
     fixed: dict[Card, str] = {}
     open_: dict[Card, tuple[str, ...]] = {}
+    placed = dict.fromkeys(players, 0)  # cards fixed to each player
     for c, ps in poss.items():
         if not ps:
             return None
         if len(ps) == 1:
-            fixed[c] = next(iter(ps))
+            (q,) = ps
+            fixed[c] = q
+            placed[q] += 1
         else:
             open_[c] = tuple(p for p in players if p in ps)
     room: dict[str, int | None] = {}
     for p in players:
         k = count[p]
-        room[p] = None if k is None else k - sum(1 for q in fixed.values() if q == p)
-        if room[p] is not None and room[p] < 0:  # type: ignore[operator]
+        if k is None:
+            room[p] = None
+        elif k < placed[p]:
             return None
+        else:
+            room[p] = k - placed[p]
     reqs = []
     for p, cards in one_of:
         if any(fixed.get(c) == p for c in cards):
@@ -462,7 +472,7 @@ def _branch(
         if not any(p in poss[c] for c in cards if c in open_):
             return None
         reqs.append((p, cards))
-    flow = _Net(players, open_, room, reqs).solve()
+    flow = _Net(players, open_, room, reqs).solve(graph=False)
     if flow is None:
         return None
     deal = {**fixed, **flow.witness()}

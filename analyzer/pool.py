@@ -54,6 +54,14 @@ class _Pool:
 _POOLS: dict[int, _Pool] = {}
 
 
+def start_early(workers: int) -> None:
+    """Start the fork server now, when work for ``workers`` processes will follow: its interpreter
+    starts and loads ``PRELOAD`` on the other core while this process reads the record, instead
+    of while the first task waits for its worker (a worker is forked only once the server is up)."""
+    if workers > 1 and start_method() == "forkserver":
+        _start_fork_server()
+
+
 def _pool(workers: int) -> _Pool:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -63,7 +71,6 @@ def _pool(workers: int) -> _Pool:
             atexit.register(_close_all)
         context = multiprocessing.get_context(start_method())
         if start_method() == "forkserver":
-            context.set_forkserver_preload(PRELOAD)
             _start_fork_server()
         before = set(multiprocessing.active_children())
         _POOLS[workers] = _Pool(ProcessPoolExecutor(workers, context, _start_worker), before)
@@ -78,10 +85,12 @@ def _start_fork_server() -> None:
     loaded by the workers in place of this one. It is started here with the path of this process
     (its working folder where this process has one) and nothing put before it.
     """
+    import multiprocessing
     import os
     import sys
     from multiprocessing import forkserver
 
+    multiprocessing.get_context("forkserver").set_forkserver_preload(PRELOAD)
     saved = {name: os.environ.get(name) for name in ("PYTHONPATH", "PYTHONSAFEPATH")}
     os.environ["PYTHONPATH"] = os.pathsep.join(entry or os.getcwd() for entry in sys.path)
     os.environ["PYTHONSAFEPATH"] = "1"

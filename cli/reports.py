@@ -64,6 +64,10 @@ def report_cmd(
     Prints the paths written. Exit 1 when the record breaks the rules (unless --lenient: the
     breaks are then marked in the report) or contradicts itself, 2 when it cannot be read.
     """
+    from analyzer.pool import start_early
+
+    if odds:
+        start_early(WORKERS)  # the workers' server starts while the record is read
     from analyzer.study import report_moments, study
 
     game = load_game(path, lenient)
@@ -99,6 +103,10 @@ def replay_cmd(
     then steps to the first break and marks the breaks) or contradicts itself, 2 when it cannot
     be read.
     """
+    from analyzer.pool import start_early
+
+    if odds:
+        start_early(WORKERS)  # the workers' server starts while the record is read
     from analyzer.replay_page import add_odds, replay_data, write_page
     from analyzer.study import study
 
