@@ -32,8 +32,9 @@ if TYPE_CHECKING:  # multiprocessing and concurrent.futures load only when a map
 T = TypeVar("T")
 R = TypeVar("R")
 
-# Imported by the fork server before it forks any worker: pure Python, no threads.
-PRELOAD = ["analyzer.analysis"]
+# Imported by the fork server before it forks any worker: pure Python, no threads. The study's
+# modules (the counts of a report and a replay page) too: each worker would load them otherwise.
+PRELOAD = ["analyzer.analysis", "analyzer.study"]
 
 
 def start_method() -> str:
