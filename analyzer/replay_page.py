@@ -307,19 +307,21 @@ def replay_data(
         "views": views,
         "hands": {v: analysis.hand_status(v) for v in views if v != PUBLIC},
         "view": view_data,
-        "mistakes": [_mistake_data(m, *mistake_moment(analysis, m)) for m in found.mistakes],
+        "mistakes": _mistakes_data(analysis, found),
         "unjudged": list(found.unjudged),
         "report": report,
     }
     if odds is not None:
-        add_odds(data, analysis, odds)
+        add_odds(data, analysis, found, odds)
     return data
 
 
-def add_odds(data: dict[str, Any], analysis: Analysis, odds: OddsTable) -> None:
+def add_odds(data: dict[str, Any], analysis: Analysis, found: MistakeReport, odds: OddsTable) -> None:
     """Put the odds of every step into the page data of ``replay_data``: for each view counted,
     at each step, the whole percents of each possible holder of each card with several, in deck
-    order (None at a step too large to count)."""
+    order (None at a step too large to count); and the mistakes again, quoting the odds that
+    came with these counts (``Study.settle``)."""
+    data["mistakes"] = _mistakes_data(analysis, found)
     cards = [c for book in analysis.game.record.rules.deck.books for c in book.cards]
     last = analysis.steps
     for v in analysis.views:
@@ -341,6 +343,10 @@ def add_odds(data: dict[str, Any], analysis: Analysis, odds: OddsTable) -> None:
                     row.extend(_whole_percent(mine.get(p, 0), deals) for p in held)
             rows.append(row)
         data["view"][v]["odds"] = rows
+
+
+def _mistakes_data(analysis: Analysis, found: MistakeReport) -> list[dict[str, Any]]:
+    return [_mistake_data(m, *mistake_moment(analysis, m)) for m in found.mistakes]
 
 
 def _mistake_data(m: Mistake, view: str, at: int) -> dict[str, Any]:

@@ -158,7 +158,7 @@ def write_report(
         write_bytes_atomic(path, data, inputs=inputs)
     if page is not None:
         if studied.odds and studied.tables is not None:
-            add_odds(page, studied.analysis, studied.tables)
+            add_odds(page, studied.analysis, studied.found, studied.tables)
         write_page(game, out, page)
     return files
 

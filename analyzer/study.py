@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .analysis import Analysis, Progress, analyze, hand_views, worth_workers
 from .errors import UsageError
@@ -22,10 +23,13 @@ from .hindsight import deal_in_hindsight
 from .information import AskInformation, asker_counts, deal_counter, told_by_asks
 from .knowledge import PUBLIC, ViewTracker
 from .pool import GameTasks, Task
-from .record import Claim
+from .record import Ask, Claim
 from .replay import Game
 from .replay_page import Explanations, OddsJob, OddsTable, StepOdds, count_steps, mistake_explanations, odds_jobs
 from .tactics import MistakeReport, explain_mistakes, mistakes, quote_odds
+
+if TYPE_CHECKING:
+    from .tactics import CountedOdds
 
 Stage = Callable[[str], Progress | None]  # a named stage of the work -> its progress callback, if shown
 AskJob = tuple[tuple[int, int], bool]  # a stretch of events, and whether its steps' deals are wanted too
@@ -37,6 +41,8 @@ class Study:
 
     ``tables`` and ``asks`` are filled in by ``settle``, which waits for the workers; ``odds`` is
     False once the exact odds are left out (a view too large to count), and ``left_out`` says why.
+    With the odds of every step, ``found`` quotes its odds once settled: an ask's are the asker's
+    odds at the step before it, counted among every step's.
     """
 
     analysis: Analysis
@@ -50,6 +56,8 @@ class Study:
     left_out: str | None = None
     _counts: list[tuple[OddsJob, Task[list[StepOdds | None]]]] = field(default_factory=list)
     _asked: list[tuple[AskJob, Task[tuple[dict[int, int], dict[int, int]]]]] = field(default_factory=list)
+    _unquoted: bool = False  # the mistakes' odds are to be quoted once the counts are in
+    _quoting: Progress | None = None
     _settled: bool = False
 
     def settle(self) -> None:
@@ -63,11 +71,28 @@ class Study:
         for (view, steps, _), counted in self._counts:
             tables[view].update(zip(steps, counted.result(), strict=True))
         self.tables = {v: dict(sorted(steps.items())) for v, steps in tables.items()}
+        if self._unquoted:
+            try:
+                self.found = quote_odds(self.analysis, self.found, progress=self._quoting, counted=self._counted())
+            except TooLarge as exc:  # as when quoted without the counts: no odds at all
+                self.odds, self.left_out, self.tables = False, exc.message, None
+                return
         if self.bits:
             try:
                 self.asks = self._told(self.tables.get(PUBLIC, {}))
             except TooLarge as exc:  # a must-declare game too big to count: no odds at all, as the report says
                 self.odds, self.left_out, self.tables = False, exc.message, None
+
+    def _counted(self) -> CountedOdds:
+        """The odds counted at the step before each ask a mistake is about, in the asker's view."""
+        assert self.tables is not None
+        events = self.analysis.game.events
+        counted: CountedOdds = {}
+        for m in self.found.mistakes:
+            e = events[m.event - 1] if 0 < m.event <= len(events) else None
+            if isinstance(e, Ask) and (step := self.tables.get(e.asker, {}).get(m.event - 1)) is not None:
+                counted[(e.asker, m.event - 1)] = step.shares()
+        return counted
 
     def _told(self, public: dict[int, StepOdds | None]) -> list[AskInformation]:
         """The bits of every ask, from the deals counted for them and for the public view's odds."""
@@ -134,9 +159,11 @@ def study(
             asked = [(span, tasks.submit(_ask_counts, span, tick)) for span in spans]
         if analysis is None:
             analysis = analyze(game, upto=last, worked_out=worked_out, progress=solving)
+        unquoted = False
         if found is None:
             found = explain_mistakes(analysis, mistakes(analysis))
-            if odds:
+            unquoted = odds and every_step  # quoted from the counts of every step (``settle``)
+            if odds and not every_step:
                 from .odds import TooLarge
 
                 try:
@@ -144,7 +171,19 @@ def study(
                 except TooLarge as exc:
                     odds, left_out = False, exc.message
         why = mistake_explanations(analysis, found)
-        yield Study(analysis, found, why, odds, every_step, bits, left_out=left_out, _counts=counts, _asked=asked)
+        yield Study(
+            analysis,
+            found,
+            why,
+            odds,
+            every_step,
+            bits,
+            left_out=left_out,
+            _counts=counts,
+            _asked=asked,
+            _unquoted=unquoted,
+            _quoting=quoting,
+        )
 
 
 def report_moments(game: Game, last: int, moments: Sequence[int] | None) -> list[int]:

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
     from .explain import Explainer, Explanation, Statement
 
+    CountedOdds = dict[tuple[str, int], dict[Card, dict[str, Fraction]]]  # (view, step) -> card_odds(...).cards
+
 
 @dataclass(frozen=True)
 class Claimable:
@@ -494,12 +496,18 @@ def exact_text(f: Fraction) -> str:
 
 
 def quote_odds(
-    analysis: Analysis, report: MistakeReport, workers: int = 1, progress: Progress | None = None
+    analysis: Analysis,
+    report: MistakeReport,
+    workers: int = 1,
+    progress: Progress | None = None,
+    counted: CountedOdds | None = None,
 ) -> MistakeReport:
     """The same mistakes, each ask and wrong claim quoting the exact odds in the player's own view.
 
     Each quote is one count of deals; with ``workers > 1`` they are counted in worker processes.
-    ``progress(done, total)`` is called as each share of the mistakes is quoted.
+    ``counted`` gives the odds of views and steps counted already (a report counts every step):
+    an ask's quote is taken from there when its step is in it. ``progress(done, total)`` is
+    called as each share of the mistakes is quoted.
     """
     from .pool import game_map
 
@@ -507,24 +515,25 @@ def quote_odds(
     parts = max(1, 4 * workers)
     numbered = list(enumerate(report.mistakes))
     chunks = [numbered[k::parts] for k in range(parts) if numbered[k::parts]]
-    jobs = [(chunk, judged) for chunk in chunks]
+    jobs = [(chunk, judged, counted or {}) for chunk in chunks]
     quoted = game_map(_quote, analysis.game, jobs, workers, counter(len(jobs), progress))
     merged = sorted((pair for part in quoted for pair in part), key=lambda pair: pair[0])
     return replace(report, mistakes=[m for _, m in merged])
 
 
 def _quote(
-    game: Game, job: tuple[list[tuple[int, Mistake]], dict[str, tuple[Card, ...] | None]]
+    game: Game, job: tuple[list[tuple[int, Mistake]], dict[str, tuple[Card, ...] | None], CountedOdds]
 ) -> list[tuple[int, Mistake]]:
     """Quote the odds of some mistakes (numbered, so the caller can put them back in order).
 
-    ``judged`` maps each view with a known hand to that hand when it is not written (worked out).
+    ``judged`` maps each view with a known hand to that hand when it is not written (worked out);
+    ``counted`` holds odds counted already (``quote_odds``).
     """
     from fractions import Fraction
 
     from .odds import card_odds  # numpy: loaded only where odds are counted
 
-    numbered, judged = job
+    numbered, judged, counted = job
     trackers: dict[str, ViewTracker] = {}
 
     def position(view: str, at: int) -> Position:
@@ -538,7 +547,8 @@ def _quote(
         e = game.events[m.event - 1] if m.event <= len(game.events) else None
         text = None
         if isinstance(e, Ask) and m.kind in ("hopeless-ask", "broken-lockout") and e.asker in judged:
-            share = card_odds(position(e.asker, m.event - 1)).cards[e.card]
+            known = counted.get((e.asker, m.event - 1))
+            share = (known if known is not None else card_odds(position(e.asker, m.event - 1)).cards)[e.card]
             chance = share.get(e.target, Fraction(0))
             others = sorted(((f, p) for p, f in share.items() if p != e.target), reverse=True)
             text = f"the chance that {e.target} held {e.card.pretty} was {percent(chance)}"

@@ -115,7 +115,7 @@ def replay_cmd(
         data = replay_data(game, studied.analysis, studied.found, why=studied.why)  # while the workers count
         studied.settle()
         if studied.odds and studied.tables is not None:
-            add_odds(data, studied.analysis, studied.tables)
+            add_odds(data, studied.analysis, studied.found, studied.tables)
         page = write_page(game, out_dir, data)
     if studied.left_out is not None:
         err.print(f"odds left out of the replay page: {plain(studied.left_out)}")

@@ -7,6 +7,8 @@ import multiprocessing
 import subprocess
 import sys
 import time
+from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -17,11 +19,12 @@ from analyzer.errors import Contradiction
 from analyzer.information import ask_information, signature
 from analyzer.odds import card_odds
 from analyzer.pool import GameTasks
-from analyzer.record import load
+from analyzer.record import Ask, load
 from analyzer.replay import Game, replay
 from analyzer.replay_page import count_steps, odds_jobs, odds_table, write_replay
 from analyzer.report import write_report
 from analyzer.study import study
+from analyzer.tactics import explain_mistakes, mistakes, quote_odds
 from cli.main import app
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,6 +67,26 @@ def test_the_bits_of_the_asks_reuse_the_public_counts_and_equal_counting_them_al
             studied.settle()
         assert studied.asks == ask_information(game)
         assert studied.odds and studied.left_out is None
+
+
+def test_the_mistakes_quote_the_counts_of_every_step_as_counting_alone_quotes() -> None:
+    game = replay(load(LOCKOUT))
+    with study(game, workers=2) as studied:
+        studied.settle()
+    analysis = studied.analysis
+    alone = quote_odds(analysis, explain_mistakes(analysis, mistakes(analysis)))
+    assert studied.found == alone and any(m.odds for m in alone.mistakes)
+    # An ask's quote is taken from the counts given for its step, not counted again.
+    m = next(m for m in alone.mistakes if m.kind == "broken-lockout")
+    ask = game.events[m.event - 1]
+    assert isinstance(ask, Ask)
+    other = next(p for p in game.record.players if p not in (ask.asker, ask.target))
+    made_up = {ask.card: {ask.target: Fraction(1, 4), other: Fraction(3, 4)}}
+    quoted = quote_odds(analysis, replace(alone, mistakes=[m]), counted={(ask.asker, m.event - 1): made_up})
+    assert (
+        quoted.mistakes[0].odds
+        == f"the chance that {ask.target} held {ask.card.pretty} was 25.0%, while {other}'s was 75.0%"
+    )
 
 
 def test_without_odds_nothing_is_counted() -> None:
