@@ -21,7 +21,7 @@ explains one statement (``Unexplained`` when it does not follow); ``witness(c, p
 fitting deal (every card in play) with ``c`` at ``p``. ``explain_contradiction(tracker, at)``
 gives facts that cannot all hold (``Explanation.conclusion`` None); ``analysis.unfit_error``
 puts it on the error (``Contradiction.explanation``). Event numbers are as written in the
-record (``event_number``).
+record (``Game.numbers``).
 
 How chains are found: the simple rules run forward to a fixpoint; when they stall, a flow over
 the cards still open (as in ``solver``: one slot per player and required book) finds every
@@ -35,6 +35,7 @@ cited facts alone decides (the same flow, branching on ``holds-not-all`` as the 
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
@@ -47,11 +48,6 @@ from .wording import all_of, either, plural
 
 HOLDS, LACKS, ONE_OF, NOT_ALL, COUNT = "holds", "lacks", "holds-one-of", "holds-not-all", "count"
 RULES = ("elsewhere", "last-holder", "one-left", "full-hand", "needs-all", "counting", "not-all")
-
-
-def event_number(record: Record, i: int) -> int:
-    """The number event ``i`` (1-based) has in the record: as written when known, else ``i``."""
-    return record.written_number(i)
 
 
 # ---------------------------------------------------------------- data
@@ -95,10 +91,14 @@ class Statement:
         return f"{p} holds {plural(self.k or 0, 'card')}"
 
 
+# The chains ask for the same few hundred statements again and again, mostly to look them up:
+# made once, a lookup finds the very object and skips the dataclass's field-by-field equality.
+@functools.lru_cache(maxsize=4096)
 def holds(player: str, card: Card) -> Statement:
     return Statement(HOLDS, player, card)
 
 
+@functools.lru_cache(maxsize=4096)
 def lacks(player: str, card: Card) -> Statement:
     return Statement(LACKS, player, card)
 
@@ -217,8 +217,10 @@ def read_facts(tracker: ViewTracker, pos: Position) -> list[Fact]:
     bluffing = record.rules.bluffing
     found: list[tuple[Statement, Source]] = []
 
+    numbers = game.numbers
+
     def src(i: int, how: str, **kw: Any) -> Source:
-        return Source(how, event_number(record, i), events[i - 1].line, **kw)
+        return Source(how, numbers[i - 1], events[i - 1].line, **kw)
 
     for c in pos.in_play:
         if c in pos.known:
@@ -1069,15 +1071,16 @@ def _explanation(conclusion: Statement, facts: list[Fact], steps: list[Step], re
     new_steps = tuple(replace(st, id=rename[st.id], premises=tuple(rename[x] for x in st.premises)) for st in steps)
     lines: list[str] = []
     said: set[str] = set()
+    premises = {x for st in new_steps for x in st.premises}
     for f in new_facts:
-        if f.id not in {x for st in new_steps for x in st.premises}:
+        if f.id not in premises:
             lines.append(_fact_sentence(f, record))
             said.add(f.id)
     fact_of = {f.id: f for f in new_facts}
     said_by_id = {f.id: f.statement for f in new_facts} | {st.id: st.conclusion for st in new_steps}
     last = new_steps[-1] if new_steps else None
     gathered: dict[str, list[str]] = {}
-    for st in new_steps:
+    for k, st in enumerate(new_steps):
         for f in sorted((fact_of[x] for x in st.premises if x in fact_of and x not in said), key=lambda f: f.id):
             said.add(f.id)
             lines.append(_fact_sentence(f, record))
@@ -1095,7 +1098,7 @@ def _explanation(conclusion: Statement, facts: list[Fact], steps: list[Step], re
         if st.rule == "one-left" and len(st.premises) == 1 and len(fact_of[st.premises[0]].statement.cards) == 1:
             continue  # the fact said it already
         sentence = _step_sentence(st, new_steps, said_by_id)
-        prev = new_steps[new_steps.index(st) - 1] if new_steps.index(st) > 0 else None
+        prev = new_steps[k - 1] if k > 0 else None
         if (
             prev is not None
             and prev.rule == st.rule
