@@ -14,9 +14,14 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+# Set by ``main``: the process ends with the command (not so for a command run by a test's runner).
+PROCESS: list[bool] = []
+
+
 def main() -> None:
     import gc
 
+    PROCESS.append(True)
     # What the start makes (modules, classes, functions) lives as long as the process: frozen, the
     # collector no longer walks it at each collection while the command's modules load.
     gc.freeze()

@@ -19,6 +19,7 @@ from .common import (
     LenientOpt,
     RecordArg,
     check_view,
+    collector_paused,
     counting_odds,
     err,
     handles_errors,
@@ -73,7 +74,7 @@ def report_cmd(
     game = load_game(path, lenient)
     name = check_view(game, view)
     report_moments(game, game.trusted_until, moments or None)  # a usage error before any work starts
-    with progress_bars() as bars, study(game, odds, replay, WORKERS, bars.stage) as studied:
+    with collector_paused(), progress_bars() as bars, study(game, odds, replay, WORKERS, bars.stage) as studied:
         if odds:
             counting_odds()  # here, once the workers have their counts: they start sooner
         from analyzer.report import write_report  # matplotlib loads while the workers count
@@ -111,7 +112,11 @@ def replay_cmd(
     from analyzer.study import study
 
     game = load_game(path, lenient)
-    with progress_bars() as bars, study(game, odds, True, WORKERS, bars.stage, bits=False) as studied:
+    with (
+        collector_paused(),
+        progress_bars() as bars,
+        study(game, odds, True, WORKERS, bars.stage, bits=False) as studied,
+    ):
         data = replay_data(game, studied.analysis, studied.found, why=studied.why)  # while the workers count
         studied.settle()
         if studied.odds and studied.tables is not None:
