@@ -589,7 +589,34 @@ def _expand(terms: tuple[tuple[int, tuple[Factor, ...]], ...], least: int) -> Po
     return _poly_of(np.array([coef for coef, _ in terms], dtype=np.int64) @ products, keys)
 
 
+@dataclass(frozen=True)
+class _OddsPolys:
+    """A group's odds polynomials (``_expand_odds``): which (card i, player q) each is for, the
+    monomials of all of them (sorted), and their coefficients as a table (monomials x polys)."""
+
+    which: list[tuple[int, int]]
+    keys: list[int]
+    packed: Array  # the keys as an array
+    table: Array
+
+
 @lru_cache(maxsize=1024)
+def _odds_polys(
+    terms: tuple[tuple[int, tuple[Factor, ...], tuple[int, ...]], ...],
+    kinds: int,
+    dims: tuple[tuple[int, int], ...],
+    least: int,
+) -> _OddsPolys:
+    """``_expand_odds`` as a table over the monomials, made once per group of cards alike."""
+    polys = _expand_odds(terms, kinds, dims, least)
+    keys = sorted({key for _, poly in polys for key, _ in poly})
+    column = {key: j for j, key in enumerate(keys)}
+    table = np.zeros((len(keys), len(polys)), dtype=np.int64)
+    for j, (_, poly) in enumerate(polys):
+        table[[column[key] for key, _ in poly], j] = _coefficients(poly)
+    return _OddsPolys([which for which, _ in polys], keys, np.array(keys, dtype=np.int64), table)
+
+
 def _expand_odds(
     terms: tuple[tuple[int, tuple[Factor, ...], tuple[int, ...]], ...],
     kinds: int,
@@ -755,7 +782,7 @@ class _Engine:
         self.back_polys: dict[int, Poly] = {}
         # What each group costs through its whole box, forward and back with the odds.
         self.costs: dict[int, tuple[float, float]] = {}
-        self.odds_keys: dict[int, list[int]] = {}
+        self.odds_polys: dict[int, _OddsPolys] = {}
         self.expandable: dict[int, bool] = {}
         self.live: dict[int, Array] = {}  # per group, the states where the counts before it are not zero
         for g, terms in enumerate(plan.factors):
@@ -793,22 +820,23 @@ class _Engine:
         """The group's polynomial over the dims of the box (``S`` moves nothing)."""
         return _expand(tuple((coef, tuple(fs)) for coef, fs in self.plan.factors[g]), self.routes.simplex_least)
 
-    def _odds_polys(self, g: int) -> tuple[tuple[tuple[int, int], Poly], ...]:
+    def _odds_polys(self, g: int) -> _OddsPolys:
         """Per kind of card i and tracked player q: the polynomial of the group with card i at q."""
-        plan = self.plan
-        group = self.model.groups[g]
-        kinds = len(group.kinds)
-        key = tuple(
-            (coef, tuple(fs), masks[:kinds])
-            for (coef, fs), (_, masks) in zip(plan.factors[g], group.terms, strict=True)
-        )
-        return _expand_odds(key, kinds, tuple((q, plan.dim[q]) for q in plan.tracked), self.routes.simplex_least)
+        if g not in self.odds_polys:
+            plan = self.plan
+            group = self.model.groups[g]
+            kinds = len(group.kinds)
+            key = tuple(
+                (coef, tuple(fs), masks[:kinds])
+                for (coef, fs), (_, masks) in zip(plan.factors[g], group.terms, strict=True)
+            )
+            dims = tuple((q, plan.dim[q]) for q in plan.tracked)
+            self.odds_polys[g] = _odds_polys(key, kinds, dims, self.routes.simplex_least)
+        return self.odds_polys[g]
 
     def _odds_keys(self, g: int) -> list[int]:
         """The monomials of all the odds polynomials of a group, sorted."""
-        if g not in self.odds_keys:
-            self.odds_keys[g] = sorted({key for _, part in self._odds_polys(g) for key, _ in part})
-        return self.odds_keys[g]
+        return self._odds_polys(g).keys
 
     def _sparse(
         self, g: int, a: Array, box: _Box, needed: Array | None = None, keep: _Box | None = None
@@ -859,7 +887,8 @@ class _Engine:
         box = self.plan.work[g]
         assert sparse.needed is not None
         marked = np.zeros(box.size, dtype=bool)
-        for flat, keys in ((sparse.live, self._odds_keys(g)), (_flat(sparse.needed, box), [k for k, _ in sparse.poly])):
+        reads = ((sparse.live, self._odds_polys(g).packed), (_flat(sparse.needed, box), [k for k, _ in sparse.poly]))
+        for flat, keys in reads:
             moved = (flat[None, :] + _offsets(box, keys)[:, None]).ravel()
             marked[moved[moved < box.size]] = True
         coords = _coords(np.flatnonzero(marked), box)
@@ -868,7 +897,7 @@ class _Engine:
         return coords[:, inside]
 
     @staticmethod
-    def _targets(live: Array, coords: Array, box: _Box, keys: Sequence[int]) -> Array:
+    def _targets(live: Array, coords: Array, box: _Box, keys: Sequence[int] | Array) -> Array:
         """Per monomial and live state: the state moved by the monomial (a flat index), or
         ``box.size`` where that leaves the box."""
         d = len(box.ranges)
@@ -880,7 +909,7 @@ class _Engine:
         shifts = np.array([_BITS * t for t in range(d)], dtype=np.uint64)
         rooms = (np.array(box.ranges, dtype=np.int64)[:, None] - 1 - coords).astype(np.uint64)
         room = (rooms << shifts[:, None]).sum(axis=0, dtype=np.uint64) | top
-        packed = np.array(keys, dtype=np.uint64)
+        packed = np.asarray(keys, dtype=np.int64).astype(np.uint64)
         inside = (room[None, :] - packed[:, None]) & top == top
         return np.where(inside, live[None, :] + _offsets(box, keys)[:, None], box.size)
 
@@ -1334,12 +1363,11 @@ class _Engine:
         """The deals with each kind of card of group g at each player, from ``sums`` (primes x the
         group's odds monomials, sorted): per monomial v, the sum over states s of the counts
         before the group at s times the ways to go on from s + v."""
-        group = self.model.groups[g]
-        column = {key: j for j, key in enumerate(self._odds_keys(g))}
-        for (i, q), poly in self._odds_polys(g):
-            coefs = np.zeros(len(column), dtype=np.int64)
-            coefs[[column[key] for key, _ in poly]] = _coefficients(poly)
-            found[(group.kinds[i][0], q)] = (sums @ coefs) % self.p[: len(sums)]
+        kinds = self.model.groups[g].kinds
+        odds = self._odds_polys(g)
+        ways = (sums @ odds.table) % self.p[: len(sums), None]  # each column's |coefficients| < 2**31
+        for j, (i, q) in enumerate(odds.which):
+            found[(kinds[i][0], q)] = ways[:, j]
 
     def _odds_sparse(
         self, g: int, start: Array, after: Array, found: dict[tuple[Card, int], Array], sparse: _Sparse, keep: _Box
@@ -1354,7 +1382,7 @@ class _Engine:
         p = self.p[:k]
         padded = np.zeros((k, box.size + 1), dtype=np.int64)
         padded[:, :-1] = after
-        keys = self._odds_keys(g)
+        keys = self._odds_polys(g).packed
         # (primes, monomials, states); np.take gathers several times faster than indexing
         moved = np.take(padded, self._targets(sparse.live, sparse.coords, box, keys), axis=1)
         sums = np.zeros((k, len(keys)), dtype=np.int64)
@@ -1447,13 +1475,15 @@ def _shares(
     return result
 
 
-def _offsets(box: _Box, keys: Sequence[int]) -> Array:
-    """The flat move of each monomial in a box."""
-    d = len(box.ranges)
-    strides = [math.prod(box.extents[t + 1 :]) for t in range(d)]
-    return np.array(
-        [sum(x * st for x, st in zip(_unpack(key, d), strides, strict=True)) for key in keys], dtype=np.int64
-    )
+def _offsets(box: _Box, keys: Sequence[int] | Array) -> Array:
+    """The flat move of each monomial in a box (keys packed as in ``Poly``, so below 2**63)."""
+    packed = np.asarray(keys, dtype=np.int64)
+    out = np.zeros(packed.shape, dtype=np.int64)
+    stride = 1
+    for t in range(len(box.ranges) - 1, -1, -1):
+        out += (packed >> (_BITS * t) & ((1 << _BITS) - 1)) * stride
+        stride *= box.extents[t]
+    return out
 
 
 def _flat(coords: Array, box: _Box) -> Array:

@@ -42,6 +42,10 @@ class Routes:
       nanoseconds, on this project's machine) is not counted (``TooLarge``).
     - ``books_weight``: one unit of the book-by-book plan's cost in steps of the board walk
       (both fitted on this project's machine: about 400 ns and 1 ns), for choosing between them.
+    - ``books_versus_walk``: the same, for choosing between the two below the budget: both
+      estimates err high, the plan's (which ignores the sparse way through a book) the more, so
+      that one unit of it weighs about as much as 40 ns of the walk's estimate (fitted on the
+      530 views of the 128-event sample's report and the 6-player probing openings).
     - ``books_likely``: the same, as the book-by-book count usually turns out (its plan errs high,
       5 to 160 times on probing openings): a view whose board walk is past the budget is counted
       book by book when this says it fits the budget; else by the walk when its estimate over
@@ -57,6 +61,7 @@ class Routes:
     books_cheap: int = 20_000_000
     budget_ns: int = 20_000_000_000
     books_weight: int = 400
+    books_versus_walk: int = 40
     books_likely: int = 10
     walk_likely: int = 64
 
