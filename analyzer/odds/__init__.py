@@ -78,10 +78,11 @@ def information(before: int, after: int) -> float:
 
 
 def route(pos: Position, odds: bool = True, routes: Routes = DEFAULT) -> Counter:
-    """The counter for a view: the board walk when it is cheap; else the book-by-book count when
-    it is cheap, or cheaper, and fits its memory bound; else the walk when it fits the budget,
-    else the one that likely does. ``TooLarge`` when neither fits the budget (``Routes.budget_ns``,
-    ``Routes.max_states``, ``Routes.books_likely``, ``Routes.walk_likely``)."""
+    """The counter for a view: the book-by-book count when it is cheap and fits its memory bound;
+    else the board walk when it is cheap; else the book-by-book count when it is cheaper (by
+    ``Routes.books_versus_walk``); else the walk when it fits the budget, else the one that likely
+    does. ``TooLarge`` when neither fits the budget (``Routes.budget_ns``, ``Routes.max_states``,
+    ``Routes.books_likely``, ``Routes.walk_likely``)."""
     from .boards import Board
 
     return Counter.BOARDS if isinstance(_counter(pos, odds, routes), Board) else Counter.BOOKS
@@ -97,13 +98,16 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount:
         return Board(pos)
     if routes.counter is Counter.BOOKS:
         return BookCount(pos, routes)
-    board = Board(pos)
+    books = BookCount(pos, routes)
+    versus_walk = books.cost * routes.books_versus_walk if books.fits else None
+    if versus_walk is not None and versus_walk <= routes.books_cheap:
+        return books  # (on every view of the sample report and probing openings with a cheap walk)
+    board = Board(pos)  # (making it is most of a cheap view's time: only when needed)
     walk = board.estimate(odds)
     if walk <= routes.boards_cheap:
         return board
-    books = BookCount(pos, routes)
     by_books = books.cost * routes.books_weight if books.fits else None
-    if books.fits and books.cost * routes.books_versus_walk <= max(routes.books_cheap, min(walk, routes.budget_ns)):
+    if versus_walk is not None and versus_walk <= min(walk, routes.budget_ns):
         return books  # (its estimate errs high early in a game, where it goes sparse)
     if walk <= routes.budget_ns:
         return board
