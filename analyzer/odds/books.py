@@ -64,7 +64,7 @@ Array = npt.NDArray[np.int64]
 # Primes below 2**31: a product of two residues fits in 62 bits. A dot product over a box of
 # 2**L states splits one side in pieces of 32 - L bits (at most 16) so no sum overflows int64.
 _REDUCE_AT = 1 << 31  # values stay below p * 2**31 < 2**62 between reductions
-_WORTH_PLANNING = 1 << 20  # plan cost (about array element steps) that pays for more plans
+_WORTH_PLANNING = 1 << 23  # plan cost (about array element steps) that pays for more plans
 _WORTH_SEARCHING = 1 << 23  # ... and for a search among plans
 
 
@@ -169,34 +169,53 @@ class _Model:
 
     def _book(self, cards: list[Card], reqs: list[tuple[str, int, frozenset[Card]]]) -> _Group:
         """One group with its signed terms; cards alike (same mask and requirements) share odds."""
-        alike: dict[tuple[int, tuple[bool, ...]], list[Card]] = {}
-        for c in cards:
-            alike.setdefault((self.mask[c], tuple(c in r[2] for r in reqs)), []).append(c)
-        order = [same[0] for same in alike.values()]
-        order += [c for same in alike.values() for c in same[1:]]
-        # Every set of requirements taken as broken, with its sign; choosing more requirements
-        # only takes players away from cards, so a set leaving a card to nobody ends its line.
-        terms: dict[tuple[int, ...], int] = {}
-        lines = [(0, tuple(self.mask[c] for c in order), 1)]
-        while lines:
-            j, masks, sign = lines.pop()
-            if j == len(reqs):
-                terms[masks] = terms.get(masks, 0) + sign
-                continue
-            lines.append((j + 1, masks, sign))
-            kind, bit, rcards = reqs[j]
-            keep = ~bit if kind == "at" else bit
-            narrowed = tuple(m & keep if c in rcards else m for c, m in zip(order, masks, strict=True))
-            if all(narrowed):
-                lines.append((j + 1, narrowed, -sign))
-        kept = [(coef, masks) for masks, coef in terms.items() if coef]
         needs = tuple(
-            (kind == "at", bit, sum(1 << i for i, c in enumerate(order) if c in rcards)) for kind, bit, rcards in reqs
+            (kind == "at", bit, sum(1 << i for i, c in enumerate(cards) if c in rcards)) for kind, bit, rcards in reqs
         )
-        reach = _reach(tuple(self.mask[c] for c in order), needs, len(self.players))
-        if reach is None:
-            kept = []  # no deal of these cards meets the requirements
-        return _Group(order, kept, {i: same for i, same in enumerate(alike.values())}, reach or ())
+        kinds, terms, reach = _book_terms(tuple(self.mask[c] for c in cards), needs, len(self.players))
+        order = [cards[i] for same in kinds for i in same[:1]] + [cards[i] for same in kinds for i in same[1:]]
+        return _Group(order, list(terms), {k: [cards[i] for i in same] for k, same in enumerate(kinds)}, reach)
+
+
+@lru_cache(maxsize=4096)
+def _book_terms(
+    masks: tuple[int, ...], needs: tuple[tuple[bool, int, int], ...], n: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, tuple[int, ...]], ...], tuple[tuple[int, int], ...]]:
+    """A book's cards alike (indices into ``masks``, same mask and requirements), its signed terms
+    over the cards in the order of ``_Group.cards`` (one of each kind first), and its reach (both
+    empty when no deal of its cards meets the requirements). ``needs`` as in ``_reach``.
+
+    The same book under the same requirements comes back at many steps of a game: made once."""
+    alike: dict[tuple[int, tuple[bool, ...]], list[int]] = {}
+    for i, m in enumerate(masks):
+        alike.setdefault((m, tuple(bool(cards >> i & 1) for _, _, cards in needs)), []).append(i)
+    kinds = tuple(tuple(same) for same in alike.values())
+    order = [same[0] for same in kinds] + [i for same in kinds for i in same[1:]]
+    # Every set of requirements taken as broken, with its sign; choosing more requirements
+    # only takes players away from cards, so a set leaving a card to nobody ends its line.
+    terms: dict[tuple[int, ...], int] = {}
+    lines = [(0, tuple(masks[i] for i in order), 1)]
+    while lines:
+        j, now, sign = lines.pop()
+        if j == len(needs):
+            terms[now] = terms.get(now, 0) + sign
+            continue
+        lines.append((j + 1, now, sign))
+        at, bit, cards = needs[j]
+        keep = ~bit if at else bit
+        narrowed = tuple(m & keep if cards >> i & 1 else m for i, m in zip(order, now, strict=True))
+        if all(narrowed):
+            lines.append((j + 1, narrowed, -sign))
+    kept = tuple((coef, now) for now, coef in terms.items() if coef)
+    place = {i: k for k, i in enumerate(order)}
+    reach = _reach(
+        tuple(masks[i] for i in order),
+        tuple((at, bit, sum(1 << place[i] for i in range(len(masks)) if cards >> i & 1)) for at, bit, cards in needs),
+        n,
+    )
+    if reach is None:
+        return kinds, (), ()  # no deal of these cards meets the requirements
+    return kinds, kept, reach
 
 
 @lru_cache(maxsize=4096)
