@@ -61,7 +61,7 @@ class Routes:
     simplex_least: int = 1 << 9
     max_states: int = 1 << 21
     boards_cheap: int = 3_000_000
-    books_cheap: int = 20_000_000
+    books_cheap: int = 40_000_000
     budget_ns: int = 20_000_000_000
     books_weight: int = 400
     books_versus_walk: int = 40
