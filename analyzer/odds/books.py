@@ -316,7 +316,9 @@ class _Plan:
     both.
     """
 
-    def __init__(self, model: _Model, direct: int) -> None:
+    def __init__(self, model: _Model, direct: int, bound: float = math.inf) -> None:
+        """The plan with ``direct`` players; left unfinished (its cost past ``bound``, the rest
+        unset) once its cost so far is past ``bound``, as it cannot be the cheaper one then."""
         self.model = model
         self.direct = direct
         self.pool = pool = model.everyone & ~direct
@@ -395,6 +397,8 @@ class _Plan:
             group = model.groups[best]
             dots = sum((m & mentioned).bit_count() for m in group.kind_masks)
             self.cost += _Box.size_of(floor, top) * (2 * ops[best] + 2 * dots + len(group.terms))
+            if self.cost > bound:
+                return
         self.impossible = self.impossible or any(
             lo > hi for _, top, after in self.bounds.values() for lo, hi in zip(after, top, strict=True)
         )
@@ -474,18 +478,21 @@ def _plan(model: _Model) -> _Plan:
         candidates.append(candidates[-1] | 1 << p)
     # The two ends first; the others (and every choice of the one player left out of the plain
     # count) only when the count is big enough to pay for trying them.
-    best = min((_Plan(model, d) for d in (candidates[0], candidates[-1])), key=lambda plan: plan.cost)
+    # (A plan is left unfinished once it costs more than the best so far: see ``_Plan``.)
+    last = _Plan(model, candidates[-1])
+    first = _Plan(model, candidates[0], bound=last.cost)
+    best = first if first.cost <= last.cost else last
     if best.cost > _WORTH_PLANNING:
         candidates += [model.everyone & ~(1 << p) for p in order[:-1]]
         for d in candidates[1:-1]:
-            plan = _Plan(model, d)
+            plan = _Plan(model, d, bound=best.cost)
             if plan.cost < best.cost:
                 best = plan
     # For the biggest counts, then move one player at a time while that helps.
     tried = set(candidates)
     while best.cost > _WORTH_SEARCHING:
         moves = [best.direct ^ 1 << p for p in range(n)]
-        plans = [_Plan(model, d) for d in moves if d not in tried and d != model.everyone]
+        plans = [_Plan(model, d, bound=best.cost) for d in moves if d not in tried and d != model.everyone]
         tried.update(moves)
         better = min(plans, key=lambda plan: plan.cost, default=best)
         if better.cost >= best.cost:
