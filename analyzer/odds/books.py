@@ -459,11 +459,15 @@ def _plan(model: _Model) -> _Plan:
     for g in model.groups:
         most_out = [0] * n
         most_in = [0] * n
-        for _, masks in g.terms:
+        for (_, masks), counts in zip(g.terms, g.counts, strict=True):
+            inside = [0] * n  # per player, the cards of the term allowed to it
+            for m, k in counts:
+                for p in range(n):
+                    if m >> p & 1:
+                        inside[p] += k
             for p in range(n):
-                k = sum(1 for m in masks if m >> p & 1)
-                most_in[p] = max(most_in[p], k)
-                most_out[p] = max(most_out[p], len(masks) - k)
+                most_in[p] = max(most_in[p], inside[p])
+                most_out[p] = max(most_out[p], len(masks) - inside[p])
         for p in range(n):
             out_of[p] += most_out[p]
             into[p] += most_in[p]
