@@ -21,6 +21,7 @@ from . import record_json
 from .analysis import Analysis, Holders, Progress, solve_position
 from .analysis import analyze as analyze_game
 from .cards import Card, parse_card
+from .errors import UsageError
 from .knowledge import PUBLIC, Position, ViewTracker
 from .record import Record
 from .replay import Game
@@ -133,7 +134,8 @@ def analyze(game: Game, upto: int | None = None, workers: int = 1, progress: Pro
     >>> sorted(analysis.views), analysis.steps
     (['Anna', 'Ben', 'Cara', 'Dev', 'Eli', 'Fay', 'public'], 15)
     """
-    return analyze_game(game, upto=upto, workers=workers, progress=progress)
+    last = None if upto is None else _at(game, upto)
+    return analyze_game(game, upto=last, workers=workers, progress=progress)
 
 
 def threats(game: Game | Analysis, at: int | None = None) -> dict[str, list[Book] | None]:
@@ -144,7 +146,7 @@ def threats(game: Game | Analysis, at: int | None = None) -> dict[str, list[Book
     {'Anna': ['low-spades'], 'Eli': ['low-spades']}
     """
     analysis = _analysis(game, at)
-    return find_threats(analysis, analysis.steps if at is None else at)
+    return find_threats(analysis, _step(analysis, at))
 
 
 def lockouts(game: Game | Analysis, at: int | None = None) -> list[Lockout]:
@@ -154,7 +156,7 @@ def lockouts(game: Game | Analysis, at: int | None = None) -> list[Lockout]:
     [('low-spades', ['Eli'])]
     """
     analysis = _analysis(game, at)
-    return find_lockouts(analysis, analysis.steps if at is None else at)
+    return find_lockouts(analysis, _step(analysis, at))
 
 
 def mistakes(game: Game | Analysis, odds: bool = False, workers: int = 1) -> MistakeReport:
@@ -222,12 +224,23 @@ def batch(
     return run_batch(folder, out_dir, workers, progress)
 
 
-def _at(game: Game, at: int | None) -> int:
-    return len(game.events) if at is None else at
+def _at(game: Game, at: int | None, last: int | None = None) -> int:
+    """The step asked for, 0 to ``last`` (default: the end of the game); refused outside, where a
+    list index would fail or, below 0, silently count from the end."""
+    end = len(game.events) if last is None else last
+    if at is None:
+        return end
+    if not 0 <= at <= end:
+        raise UsageError(f"at={at} is out of range: steps go from 0 to {end}", path=game.record.path)
+    return at
+
+
+def _step(analysis: Analysis, at: int | None) -> int:
+    return _at(analysis.game, at, analysis.steps)
 
 
 def _analysis(game: Game | Analysis, at: int | None) -> Analysis:
-    return game if isinstance(game, Analysis) else analyze_game(game, upto=at)
+    return game if isinstance(game, Analysis) else analyze_game(game, upto=_at(game, at))
 
 
 __all__ = [

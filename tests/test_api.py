@@ -75,3 +75,24 @@ def test_the_example_notebook_runs(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "Eli" in result.stdout and (tmp_path / "lockout.html").is_file()
+
+
+@pytest.mark.parametrize("at", [-1, 16])
+def test_a_step_outside_the_game_is_refused(at: int) -> None:
+    # Below 0 a list index would have counted from the end and answered for the wrong moment.
+    game = analyzer.replay(analyzer.load(ROOT / "sample_logs" / "lockout.fish"))
+    analysis = analyzer.analyze(game, upto=11)
+    asks = [
+        lambda: analyzer.position(game, at),
+        lambda: analyzer.holders(game, at),
+        lambda: analyzer.odds(game, at),
+        lambda: analyzer.claims(game, at),
+        lambda: analyzer.threats(game, at),
+        lambda: analyzer.lockouts(game, at),
+        lambda: analyzer.advice(game, "Ben", at),
+        lambda: analyzer.analyze(game, upto=at),
+        lambda: analyzer.threats(analysis, 12 if at > 0 else at),  # past the steps analysed
+    ]
+    for ask in asks:
+        with pytest.raises(analyzer.UsageError, match="out of range"):
+            ask()
