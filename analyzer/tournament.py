@@ -164,7 +164,9 @@ def play_tournament(
         if path.exists():
             if not resume:
                 raise FileExistsError(f"{path} exists: use --resume to go on with this tournament")
-            results[spec.name] = result_of(load(path), spec.name)
+            record = load(path)
+            _check_same_game(record, spec, path)
+            results[spec.name] = result_of(record, spec.name)
             if each is not None:
                 each(results[spec.name])
         else:
@@ -180,6 +182,27 @@ def play_tournament(
     if todo:
         mapper(play_game, todo, done)
     return [results[s.name] for s in specs]
+
+
+def _check_same_game(record: Record, spec: GameSpec, path: Path) -> None:
+    """Refuse to resume over a game played with other options: the name says only the seed and
+    the bots, and its result would be counted in standings it does not belong to."""
+    played, asked = _options(len(record.players), record.rules), _options(spec.players, spec.rules)
+    if played != asked:
+        raise FileExistsError(
+            f"{path} was played with {played}, not {asked}: resume with the options the tournament "
+            "was started with, or write to another folder"
+        )
+
+
+def _options(players: int, rules: GameRules) -> str:
+    """``6 players, standard deck, literature rules`` (and bluffing and house rules when set)."""
+    parts = [f"{players} players", f"{rules.deck_kind.value} deck", f"{rules.rule_set.value} rules"]
+    if rules.bluffing:
+        parts.append("bluffing")
+    if rules.house:
+        parts.append(f"house rules {', '.join(sorted(h.value for h in rules.house))}")
+    return ", ".join(parts)
 
 
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:

@@ -1,0 +1,23 @@
+"""Tournaments, the cost of a mistake, and the commands around them, as a user runs them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from cli.main import app
+
+runner = CliRunner()
+
+
+def test_resuming_with_other_options_is_refused(tmp_path: Path) -> None:
+    # A game's file name says only its seed and bots: resuming with --players 8 or another deck
+    # counted the 6-player standard games already written as games of the new tournament.
+    args = ["tournament", "--bots", "simple,random", "--games", "1", "--out", str(tmp_path), "-j", "1"]
+    assert runner.invoke(app, args).exit_code == 0
+    for other in (["--players", "8"], ["--deck", "jokers"], ["--rules", "fish"], ["--house", "high-double"]):
+        result = runner.invoke(app, [*args, "--resume", *other])
+        assert result.exit_code == 2, (other, result.output)
+        assert "was played with 6 players, standard deck, literature rules, not" in result.output
+    assert runner.invoke(app, [*args, "--resume"]).exit_code == 0
