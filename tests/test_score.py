@@ -224,3 +224,37 @@ def test_lines_piped_in_are_scored_the_same_way(tmp_path: Path) -> None:
     assert "undone: 2. Dev asks Anna for 5D: no" in result.stdout
     text = "Rules: literature\nDeck: standard\nTeams: Anna Ben vs Dev Eli\n\n1. Anna asks Dev for 7S: no\n"
     assert path.read_text() == text
+
+
+def test_a_line_the_file_cannot_take_is_not_kept(tmp_path: Path) -> None:
+    # The session kept the event in memory when the file could not be written, while saying
+    # "nothing was kept": the next event took the wrong number and the file lost the line.
+    from cli.score import run
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    path = folder / "game.fish"
+    path.write_text(LOCKOUT.read_text(encoding="utf-8").split("\n\n", 1)[0] + "\n")
+    scoring = Scoring.resume(path)
+    events = [line for line in lines_of(sample()) if line.strip() and not line.startswith("#")]
+    scoring.enter(events[0])
+    kept = path.read_text()
+    path.unlink()
+    folder.rmdir()
+    folder.write_text("a file where the folder was\n")  # the record can no longer be written
+    said: list[str] = []
+    typed = iter([events[1], "undo"])
+
+    def read(prompt: str) -> str:
+        said.append(prompt)
+        return next(typed)
+
+    with pytest.raises(StopIteration):
+        run(scoring, read, said.append)
+    refused = f"not saved: {folder}: is a file, not a folder; nothing was kept"
+    prompt = "2. [Cara's turn, 0–0] > "
+    assert said[-5:] == [prompt, refused, prompt, refused, prompt]  # the event, then the undo
+    assert len(scoring.game.events) == 1 and scoring.number == 2
+    folder.unlink()
+    scoring.save()
+    assert path.read_text() == kept
