@@ -32,7 +32,7 @@ def register(app: typer.Typer) -> None:
 
 @handles_errors
 def bench(
-    games: Annotated[int, typer.Option(metavar="N", help="Simulated games per table size.")] = 5,
+    games: Annotated[int, typer.Option(metavar="N", min=1, help="Simulated games per table size.")] = 5,
     cpsat: Annotated[
         bool, typer.Option(help="Also time a generic CP-SAT model on one view (needs the bench extra).")
     ] = True,

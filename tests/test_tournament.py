@@ -21,3 +21,9 @@ def test_resuming_with_other_options_is_refused(tmp_path: Path) -> None:
         assert result.exit_code == 2, (other, result.output)
         assert "was played with 6 players, standard deck, literature rules, not" in result.output
     assert runner.invoke(app, [*args, "--resume"]).exit_code == 0
+
+
+def test_bench_refuses_no_games() -> None:
+    # With no game to time, the table's medians raised StatisticsError with a traceback.
+    result = runner.invoke(app, ["bench", "--games", "0", "--no-cpsat"])
+    assert result.exit_code == 2 and "--games" in result.output
