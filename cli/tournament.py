@@ -12,6 +12,7 @@ import typer
 from analyzer.cards import DeckKind
 from analyzer.errors import UsageError
 from analyzer.rules import RuleSet
+from analyzer.wording import plural
 
 if TYPE_CHECKING:
     from analyzer.tournament import Mapper
@@ -111,7 +112,8 @@ def tournament(
     from rich.table import Table as RichTable
     from rich.text import Text
 
-    grid = RichTable(title=Text(f"{pair[0]} vs {pair[1]}: {games} duplicate pairs, {len(results)} games"))
+    title = f"{pair[0]} vs {pair[1]}: {plural(games, 'duplicate pair')}, {plural(len(results), 'game')}"
+    grid = RichTable(title=Text(title))
     for col in ("bot", "games", "won", "drawn", "lost", "win rate", "95% interval", "books/game", "Elo", "pairs won"):
         grid.add_column(col, justify="left" if col == "bot" else "right")
     for s in table:
@@ -189,7 +191,7 @@ def costs(
     if json_out:
         print_json({"records": used, "skipped": skipped, "costs": cost_table(measured)})
         return
-    grid = RichTable(title=Text(f"The cost of a mistake, over {used} records"))
+    grid = RichTable(title=Text(f"The cost of a mistake, over {plural(used, 'record')}"))
     for col in ("mistake", "n", "book lost", "95% interval", "points lost (avg ± s.e.)"):
         grid.add_column(col, justify="left" if col == "mistake" else "right")
     for c in measured:

@@ -27,3 +27,10 @@ def test_bench_refuses_no_games() -> None:
     # With no game to time, the table's medians raised StatisticsError with a traceback.
     result = runner.invoke(app, ["bench", "--games", "0", "--no-cpsat"])
     assert result.exit_code == 2 and "--games" in result.output
+
+
+def test_one_pair_and_one_record_are_said_in_the_singular(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["tournament", "--bots", "simple,random", "--games", "1", "--out", str(tmp_path)])
+    assert result.exit_code == 0 and "simple vs random: 1 duplicate pair, 2 games" in result.output
+    result = runner.invoke(app, ["mistake-costs", str(tmp_path), "--limit", "1", "-j", "1"])
+    assert result.exit_code == 0 and "The cost of a mistake, over 1 record\n" in result.output
