@@ -113,23 +113,42 @@ def tournament(
     from rich.text import Text
 
     title = f"{pair[0]} vs {pair[1]}: {plural(games, 'duplicate pair')}, {plural(len(results), 'game')}"
-    grid = RichTable(title=Text(title))
-    for col in ("bot", "games", "won", "drawn", "lost", "win rate", "95% interval", "books/game", "Elo", "pairs won"):
-        grid.add_column(col, justify="left" if col == "bot" else "right")
+    rows = []
     for s in table:
         low, high = s.interval
-        grid.add_row(
-            Text(s.bot),
-            str(s.games),
-            str(s.wins),
-            str(s.draws),
-            str(s.losses),
-            f"{s.win_rate:.1%}",
-            f"{low:.1%}–{high:.1%}",
-            f"{s.books_per_game:.2f}",
-            f"{s.elo:.0f}",
-            f"{s.pair_wins}/{s.pairs}",
+        rows.append(
+            [
+                s.bot,
+                str(s.games),
+                str(s.wins),
+                str(s.draws),
+                str(s.losses),
+                f"{s.win_rate:.1%}",
+                f"{low:.1%}–{high:.1%}",
+                f"{s.books_per_game:.2f}",
+                f"{s.elo:.0f}",
+                f"{s.pair_wins}/{s.pairs}",
+            ]
         )
+    # Fits 80 columns (1,000 games, a 7-letter bot): no box, headings on two lines, and no figure cut short.
+    grid = RichTable(title=Text(title), header_style="bold", box=None, pad_edge=False)
+    headings = (
+        "bot",
+        "games",
+        "won",
+        "drawn",
+        "lost",
+        "win\nrate",
+        "95%\ninterval",
+        "books\nper game",
+        "Elo",
+        "pairs\nwon",
+    )
+    for k, col in enumerate(headings):
+        widest = max(len(row[k]) for row in rows)
+        grid.add_column(col, justify="left" if k == 0 else "right", min_width=widest)
+    for row in rows:
+        grid.add_row(Text(row[0]), *row[1:])
     out.print(grid)
 
 

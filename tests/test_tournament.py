@@ -34,3 +34,14 @@ def test_one_pair_and_one_record_are_said_in_the_singular(tmp_path: Path) -> Non
     assert result.exit_code == 0 and "simple vs random: 1 duplicate pair, 2 games" in result.output
     result = runner.invoke(app, ["mistake-costs", str(tmp_path), "--limit", "1", "-j", "1"])
     assert result.exit_code == 0 and "The cost of a mistake, over 1 record\n" in result.output
+
+
+def test_the_standings_fit_80_columns_without_cutting_a_figure(tmp_path: Path) -> None:
+    # In a box, at 80 columns, the 95% interval came out as "34.2…" and books per game as "7.…".
+    args = ["tournament", "--bots", "counter,random", "--games", "1", "--out", str(tmp_path), "-j", "1"]
+    result = runner.invoke(app, args, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80 and "…" not in result.stdout
+    row = next(line.split() for line in lines if line.split()[:2] == ["counter", "2"])
+    assert row[5:7] == ["100.0%", "34.2%–100.0%"] and row[-1] == "1/1"
