@@ -1,7 +1,8 @@
 """The Python API: one call per question, each on a game and a moment in it, in one view.
 
-``at`` counts events (0 is right after the deal, ``None`` the end); ``view`` is ``"public"`` or
-a player with a ``Hand`` line. The examples run in the tests, from the project's root::
+``at`` counts events (0 is right after the deal, ``None`` the end: in a lenient replay that broke
+a rule about the cards, the last trusted step, as on the command line); ``view`` is ``"public"``
+or a player with a ``Hand`` line. The examples run in the tests, from the project's root::
 
     >>> from analyzer import load, replay, holders, odds, mistakes
     >>> game = replay(load("sample_logs/lockout.fish"))
@@ -226,10 +227,11 @@ def batch(
 
 def _at(game: Game, at: int | None, last: int | None = None) -> int:
     """The step asked for, 0 to ``last`` (default: the end of the game); refused outside, where a
-    list index would fail or, below 0, silently count from the end."""
+    list index would fail or, below 0, silently count from the end. None is the end, or the last
+    trusted step of a lenient replay."""
     end = len(game.events) if last is None else last
     if at is None:
-        return end
+        return min(end, game.trusted_until)
     if not 0 <= at <= end:
         raise UsageError(f"at={at} is out of range: steps go from 0 to {end}", path=game.record.path)
     return at

@@ -96,3 +96,17 @@ def test_a_step_outside_the_game_is_refused(at: int) -> None:
     for ask in asks:
         with pytest.raises(analyzer.UsageError, match="out of range"):
             ask()
+
+
+def test_by_default_a_lenient_replay_is_read_up_to_its_last_trusted_step() -> None:
+    # Event 3 asks a teammate: what follows is untrusted, and the command line answers after
+    # event 2; the API answered after event 4 (where Ben, asking for 3H, shows he lacks it).
+    text = "Teams: Anna Ben Cara vs Dev Eli Fay\n\n1. Anna asks Dev for 7S: no\n2. Dev asks Ben for 7S: no\n"
+    text += "3. Dev asks Eli for 2H: no\n4. Ben asks Dev for 3H: no\n"
+    game = analyzer.replay(analyzer.loads(text), lenient=True)
+    assert game.trusted_until == 2
+    card = analyzer.parse_card("3H")
+    assert analyzer.position(game).at == 2
+    assert "Ben" in analyzer.holders(game)[card] and analyzer.holders(game) == analyzer.holders(game, 2)
+    assert analyzer.odds(game).cards == analyzer.odds(game, 2).cards
+    assert "Ben" not in analyzer.holders(game, 4)[card]
