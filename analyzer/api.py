@@ -92,7 +92,7 @@ def position(game: Game, at: int | None = None, view: str = PUBLIC) -> Position:
     >>> position(game, 11).known[parse_card("4S")]  # shown when Anna took it at event 4
     'Anna'
     """
-    return ViewTracker(game, view).position(_at(game, at))
+    return ViewTracker(game, view).position(check_step(game, at))
 
 
 def holders(game: Game, at: int | None = None, view: str = PUBLIC) -> Holders:
@@ -104,7 +104,7 @@ def holders(game: Game, at: int | None = None, view: str = PUBLIC) -> Holders:
     >>> h[parse_card("7S")], h[parse_card("2S")]
     (('Eli',), ('Anna',))
     """
-    return solve_position(ViewTracker(game, view), _at(game, at))[1]
+    return solve_position(ViewTracker(game, view), check_step(game, at))[1]
 
 
 def odds(game: Game, at: int | None = None, view: str = PUBLIC) -> Odds:
@@ -116,7 +116,7 @@ def odds(game: Game, at: int | None = None, view: str = PUBLIC) -> Odds:
     """
     from .odds import card_odds
 
-    return card_odds(solve_position(ViewTracker(game, view), _at(game, at))[0])
+    return card_odds(solve_position(ViewTracker(game, view), check_step(game, at))[0])
 
 
 def claims(game: Game, at: int | None = None, view: str = PUBLIC) -> list[Claimable]:
@@ -135,7 +135,7 @@ def analyze(game: Game, upto: int | None = None, workers: int = 1, progress: Pro
     >>> sorted(analysis.views), analysis.steps
     (['Anna', 'Ben', 'Cara', 'Dev', 'Eli', 'Fay', 'public'], 15)
     """
-    last = None if upto is None else _at(game, upto)
+    last = None if upto is None else check_step(game, upto)
     return analyze_game(game, upto=last, workers=workers, progress=progress)
 
 
@@ -185,7 +185,7 @@ def advice(game: Game, player: str, at: int | None = None) -> Advice:
     """
     from .advice import suggest
 
-    return suggest(game, player, _at(game, at))
+    return suggest(game, player, check_step(game, at))
 
 
 def report(
@@ -225,7 +225,7 @@ def batch(
     return run_batch(folder, out_dir, workers, progress)
 
 
-def _at(game: Game, at: int | None, last: int | None = None) -> int:
+def check_step(game: Game, at: int | None, last: int | None = None) -> int:
     """The step asked for, 0 to ``last`` (default: the end of the game); refused outside, where a
     list index would fail or, below 0, silently count from the end. None is the end, or the last
     trusted step of a lenient replay."""
@@ -238,11 +238,11 @@ def _at(game: Game, at: int | None, last: int | None = None) -> int:
 
 
 def _step(analysis: Analysis, at: int | None) -> int:
-    return _at(analysis.game, at, analysis.steps)
+    return check_step(analysis.game, at, analysis.steps)
 
 
 def _analysis(game: Game | Analysis, at: int | None) -> Analysis:
-    return game if isinstance(game, Analysis) else analyze_game(game, upto=_at(game, at))
+    return game if isinstance(game, Analysis) else analyze_game(game, upto=check_step(game, at))
 
 
 __all__ = [

@@ -110,3 +110,11 @@ def test_by_default_a_lenient_replay_is_read_up_to_its_last_trusted_step() -> No
     assert "Ben" in analyzer.holders(game)[card] and analyzer.holders(game) == analyzer.holders(game, 2)
     assert analyzer.odds(game).cards == analyzer.odds(game, 2).cards
     assert "Ben" not in analyzer.holders(game, 4)[card]
+
+
+def test_the_odds_table_refuses_a_step_outside_the_game() -> None:
+    # steps=[-1] gave the last step's odds in rows labelled step -1; past the end, an IndexError.
+    game = analyzer.replay(analyzer.load(ROOT / "sample_logs" / "lockout.fish"))
+    for step in (-1, 16):
+        with pytest.raises(analyzer.UsageError, match="out of range"):
+            analyzer.odds_table(game, steps=[3, step])
