@@ -42,3 +42,8 @@ def percent(f: Fraction) -> str:
     if f > Fraction(1999, 2000):
         return ">99.9%"
     return f"{float(f) * 100:.1f}%"
+
+
+def seen_by(view: str) -> str:
+    """Who sees a view, as a sentence names them: ``the public`` or the player."""
+    return "the public" if view == "public" else view

@@ -134,11 +134,12 @@ def render_grid(game: Game, holders: Holders, view: str, n: int) -> None:
 
     from analyzer.contracts import player_summary
     from analyzer.tactics import claimable
+    from analyzer.wording import seen_by
 
     record = game.record
     step = game.step(n)
     players = record.players
-    who = "the public" if view == PUBLIC else view
+    who = seen_by(view)
     moment = record.after_label(n).capitalize()
     out.print(f"[bold]{moment}, as {plain(who)} sees it[/bold]   ● known  ○ possible  · impossible")
     grid = RichTable(box=None, header_style="bold", pad_edge=False)
@@ -194,7 +195,7 @@ def who_has(
     from analyzer.explain import LACKS, Explainer
     from analyzer.game_text import left_play
     from analyzer.knowledge import ViewTracker
-    from analyzer.wording import percent
+    from analyzer.wording import percent, seen_by
 
     game, name, n, pos, holders = view_at(path, at, view, lenient)
     card = parse_card_arg(card_text, game)
@@ -236,7 +237,7 @@ def who_has(
             data["witness"] = {p: {c.code: q for c, q in deal.items()} for p, deal in deals.items()}
         print_json(data)
         return
-    who = "the public" if name == PUBLIC else name
+    who = seen_by(name)
     if len(h) == 1:
         where = f"[bold green]{plain(h[0])}[/bold green]"
         say(
@@ -282,7 +283,7 @@ def hand(
     """A player's known and possible cards, by book."""
     from analyzer.contracts import player_summary
     from analyzer.errors import UsageError
-    from analyzer.wording import plural
+    from analyzer.wording import plural, seen_by
 
     game, name, n, _, holders = view_at(path, at, view, lenient)
     who = game.record.table.resolve(player)
@@ -308,7 +309,7 @@ def hand(
             data["explanations"] = {c.code: e.to_dict() for c, e in why.items()}
         print_json(data)
         return
-    viewer = "the public" if name == PUBLIC else name
+    viewer = seen_by(name)
     say(
         f"[bold]{plain(who)}[/bold] (team {summary['team']}) holds {plural(summary['count'], 'card')} "
         f"{game.record.after_label(n)}; as {plain(viewer)} sees it, {len(summary['known'])} "

@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Collection
+
     from rich.text import Text
+
+    from analyzer.cards import Card
+    from analyzer.replay import Game
 
 from .common import (
     PUBLIC,
@@ -56,12 +61,12 @@ def odds(
     path: RecordArg, at: AtOpt = None, view: AsOpt = PUBLIC, json_out: JsonOpt = False, lenient: LenientOpt = False
 ) -> None:
     """Exact odds that each player holds each card, counting every fitting deal."""
-    from rich.table import Table as RichTable
     from rich.text import Text
 
     from analyzer.analysis import solve_position
     from analyzer.knowledge import ViewTracker
     from analyzer.tactics import exact_text
+    from analyzer.wording import seen_by
 
     game = load_game(path, lenient)
     n = check_at(game, at)
@@ -84,25 +89,11 @@ def odds(
                 }
             )
             return
-        who = "the public" if name == PUBLIC else name
-        out.print(f"[bold]Who can hold each card after event {n}, as {who} sees it[/bold]")
+        out.print(
+            f"[bold]Who can hold each card {game.record.after_label(n)}, as {plain(seen_by(name))} sees it[/bold]"
+        )
         out.print(Text(f"odds not counted: {result}", style="yellow"))
-        grid = RichTable(box=None, header_style="bold")
-        grid.add_column("book")
-        grid.add_column("card")
-        for p in game.record.players:
-            grid.add_column(Text(p, style=team_style(game.record.table.team_of(p))), justify="right")
-        for book in game.record.rules.deck.books:
-            first = True
-            for c in book.cards:
-                if c in holders:
-                    marks = (
-                        Text("•" if p in holders[c] else "·", style="" if p in holders[c] else "dim")
-                        for p in game.record.players
-                    )
-                    grid.add_row(book.name if first else "", c.pretty, *marks)
-                    first = False
-        out.print(grid)
+        _card_grid(game, holders, lambda c, p: Text("•") if p in holders[c] else Text("·", style="dim"))
         return
     if json_out:
         print_json(
@@ -115,8 +106,19 @@ def odds(
         )
         return
     record = game.record
-    who = "the public" if name == PUBLIC else name
-    out.print(f"[bold]Odds {record.after_label(n)}, as {plain(who)} sees it[/bold] ({result.deals:,} fitting deals)")
+    out.print(
+        f"[bold]Odds {record.after_label(n)}, as {plain(seen_by(name))} sees it[/bold] ({result.deals:,} fitting deals)"
+    )
+    cards = result.cards
+    _card_grid(game, cards, lambda c, p: shade(cards[c].get(p, Fraction(0))))
+
+
+def _card_grid(game: Game, cards: Collection[Card], cell: Callable[[Card, str], Text]) -> None:
+    """A grid of the cards in play by book, one column per player (team colours), ``cell`` in each."""
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    record = game.record
     grid = RichTable(box=None, header_style="bold")
     grid.add_column("book")
     grid.add_column("card")
@@ -125,13 +127,9 @@ def odds(
     for book in record.rules.deck.books:
         first = True
         for c in book.cards:
-            if c not in result.cards:
-                continue
-            share = result.cards[c]
-            grid.add_row(
-                plain(book.name) if first else "", c.pretty, *(shade(share.get(p, Fraction(0))) for p in record.players)
-            )
-            first = False
+            if c in cards:
+                grid.add_row(plain(book.name) if first else "", c.pretty, *(cell(c, p) for p in record.players))
+                first = False
     out.print(grid)
 
 

@@ -48,6 +48,7 @@ def claims(
 ) -> None:
     """Books that can be claimed in a view, with the declaration to make."""
     from analyzer.tactics import claimable
+    from analyzer.wording import seen_by
 
     game, name, n, _, holders = view_at(path, at, view, lenient)
     found = claimable(game, holders, name)
@@ -67,7 +68,7 @@ def claims(
         return
     speaker = None if name == PUBLIC else name
     if not found:
-        who = "the public" if name == PUBLIC else name
+        who = seen_by(name)
         say(f"No book is claimable {game.record.after_label(n)} as {plain(who)} sees it.")
     for c, w in zip(found, why, strict=True):
         say(f"[green]team {c.team}[/green]  {plain(c.declaration(speaker))}")
