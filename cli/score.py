@@ -256,7 +256,10 @@ def run(scoring: Scoring, read: Callable[[str], str], say: Callable[[str], None]
                 say(scoring.status())
             elif word in ("who-has", "who"):
                 card = rest.split()[-1] if rest else ""
-                say(scoring.who_has(card) if card else "which card? e.g. who-has 7S")
+                try:
+                    say(scoring.who_has(card) if card else "which card? e.g. who-has 7S")
+                except UsageError as exc:  # a question, not an entry: nothing to refuse
+                    say(exc.message)
             elif word == "claims":
                 found = scoring.claims()
                 say("\n".join(found) if found else "no book is claimable as the whole table sees it")

@@ -258,3 +258,18 @@ def test_a_line_the_file_cannot_take_is_not_kept(tmp_path: Path) -> None:
     folder.unlink()
     scoring.save()
     assert path.read_text() == kept
+
+
+def test_a_question_about_a_card_not_in_the_deck_is_answered_not_refused(tmp_path: Path) -> None:
+    # "refused: ...; nothing was kept" is for entries: a question keeps nothing in any case.
+    from cli.score import run
+
+    scoring = Scoring.resume(header_only(tmp_path))
+    said: list[str] = []
+    typed = iter(["who-has 8S", "who-has ZZ"])
+    with pytest.raises(StopIteration):
+        run(scoring, lambda _: next(typed), said.append)
+    assert said[1:] == [
+        "8S is not in the standard deck",
+        "'ZZ' is not a card (write e.g. 7S, 10H, QD, RJ)",
+    ]
