@@ -19,7 +19,7 @@ from .analysis import Analysis, Progress, counter
 from .knowledge import PUBLIC, ViewTracker
 from .record import Ask, Claim, Pass
 from .replay import Game
-from .stats import PLAYER_SCHEMA, player_rows
+from .stats import player_stats
 from .tactics import MistakeReport, mistakes
 
 HOLDERS_SCHEMA: dict[str, Any] = {
@@ -138,5 +138,4 @@ def players_table(analysis: Analysis, found: MistakeReport | None = None) -> pl.
     >>> t.filter(player="Ben").select("team", "mistakes").row(0)
     (1, 1)
     """
-    rows = player_rows(analysis.game, mistakes(analysis) if found is None else found)
-    return pl.DataFrame(rows, schema=PLAYER_SCHEMA)
+    return player_stats(analysis.game, mistakes(analysis) if found is None else found)
