@@ -331,9 +331,12 @@ def score_cmd(path: RecordArg) -> None:
     else:
         try:
             scoring = Scoring(path, new_record(path, lambda label, default: read(_asked(label, default), None), say))
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
+            say("no record written: the input ended before the teams and rules were all given")
+            raise typer.Exit(2) from None
+        except KeyboardInterrupt:
             say("no record written")
-            raise typer.Exit(1) from None
+            raise  # "interrupted", exit 130, as for every command
         scoring.save()
         say(f"writing {path}; 'help' lists what you can enter")
     run(scoring, lambda message: read(message, scoring), say)

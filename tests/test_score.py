@@ -273,3 +273,30 @@ def test_a_question_about_a_card_not_in_the_deck_is_answered_not_refused(tmp_pat
         "8S is not in the standard deck",
         "'ZZ' is not a card (write e.g. 7S, 10H, QD, RJ)",
     ]
+
+
+def test_a_header_cut_short_writes_nothing_and_exits_2(tmp_path: Path) -> None:
+    # Input that ends in the middle of the header is incomplete input (2), not a rule break (1).
+    path = tmp_path / "cut.fish"
+    result = subprocess.run(
+        [sys.executable, "-c", "from cli.main import main; main()", "score", str(path)],
+        cwd=ROOT,
+        input="Anna Ben Cara vs Dev Eli Fay\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2, result.stderr
+    assert "no record written" in result.stdout and not path.exists()
+
+
+def test_ctrl_c_in_the_header_writes_nothing_and_says_interrupted(tmp_path: Path) -> None:
+    path = tmp_path / "cut.fish"
+    child = spawn(path)
+    child.expect("Teams")
+    child.sendcontrol("c")
+    child.expect("no record written")
+    child.expect("interrupted")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130 and not path.exists()
