@@ -39,7 +39,8 @@ ODDS_SCHEMA: dict[str, Any] = {
     "exact": pl.String,  # the fraction, "3/7" (numerators and denominators outgrow 64 bits)
 }
 EVENT_SCHEMA: dict[str, Any] = {
-    "event": pl.Int64,
+    "event": pl.Int64,  # its place: the step after it in the holders and odds tables
+    "number": pl.Int64,  # the number the record gives it, as every text names it ("event 24")
     "line": pl.Int64,
     "kind": pl.String,
     "player": pl.String,
@@ -109,16 +110,20 @@ def odds_table(
 
 
 def events_table(game: Game) -> pl.DataFrame:
-    """One row per event: who did what, the turn and the score after it, its comment.
+    """One row per event: its place (``event``, the step after it) and the number the record
+    gives it (``number``, as the command line names it), who did what, the turn and the score
+    after it, its comment.
 
     >>> t = events_table(game)
     >>> t.row(11, named=True)["kind"], t.row(11, named=True)["player"], t.row(11, named=True)["turn"]
     ('ask', 'Ben', 'Eli')
     """
     rows = []
+    numbers = game.numbers
     for n, e in enumerate(game.events, start=1):
         step = game.step(n)
-        row: dict[str, Any] = {"event": n, "line": e.line, "turn": step.turn, "comment": e.comment}
+        row: dict[str, Any] = {"event": n, "number": numbers[n - 1], "line": e.line, "turn": step.turn}
+        row["comment"] = e.comment
         row["score1"], row["score2"] = step.score
         if isinstance(e, Ask):
             row |= {"kind": "ask", "player": e.asker, "target": e.target, "card": e.card.code, "yes": e.yes}

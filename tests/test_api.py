@@ -118,3 +118,13 @@ def test_the_odds_table_refuses_a_step_outside_the_game() -> None:
     for step in (-1, 16):
         with pytest.raises(analyzer.UsageError, match="out of range"):
             analyzer.odds_table(game, steps=[3, step])
+
+
+def test_the_events_table_gives_each_event_the_number_the_record_gives_it() -> None:
+    # The command line says "after event 24" for the third event of this record: the table
+    # had only the place (3), so its rows could not be matched with what the commands say.
+    text = "Teams: Anna Ben Cara vs Dev Eli Fay\n\n21. Anna asks Dev for 7S: no\n22. Dev asks Ben for 7S: no\n"
+    game = analyzer.replay(analyzer.loads(text + "24. Ben asks Dev for 3H: no\n"))
+    table = analyzer.events_table(game)
+    assert table.select("event", "number").rows() == [(1, 21), (2, 22), (3, 24)]
+    assert game.record.after_label(3) == "after event 24"
