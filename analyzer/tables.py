@@ -103,7 +103,7 @@ def odds_table(
                 for p in players:
                     f = share.get(p)
                     exact = "0" if f is None else str(f)
-                    rows.append((step, name, card.code, p, 0.0 if f is None else float(f), exact))
+                    rows.append((step, tracker.view, card.code, p, 0.0 if f is None else float(f), exact))
             if tick is not None:
                 tick(step)
     return pl.DataFrame(rows, schema=ODDS_SCHEMA, orient="row")

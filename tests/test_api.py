@@ -128,3 +128,10 @@ def test_the_events_table_gives_each_event_the_number_the_record_gives_it() -> N
     table = analyzer.events_table(game)
     assert table.select("event", "number").rows() == [(1, 21), (2, 22), (3, 24)]
     assert game.record.after_label(3) == "after event 24"
+
+
+def test_the_odds_table_names_a_view_as_the_holders_table_does() -> None:
+    # A view asked for as "ben" was labelled "ben": a join or filter on the holders table's
+    # "Ben" found nothing.
+    game = analyzer.replay(analyzer.load(ROOT / "sample_logs" / "lockout.fish"))
+    assert analyzer.odds_table(game, views=["ben"], steps=[11])["view"].unique().to_list() == ["Ben"]
