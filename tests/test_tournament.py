@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
@@ -45,3 +46,16 @@ def test_the_standings_fit_80_columns_without_cutting_a_figure(tmp_path: Path) -
     assert max(len(line) for line in lines) <= 80 and "…" not in result.stdout
     row = next(line.split() for line in lines if line.split()[:2] == ["counter", "2"])
     assert row[5:7] == ["100.0%", "34.2%–100.0%"] and row[-1] == "1/1"
+
+
+def test_bench_startup_refuses_to_time_a_command_that_fails(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # Without the sample record (a copy installed without sample_logs) every command failed at
+    # once and the table showed the time of an error message as the start-up time.
+    from cli import bench
+
+    monkeypatch.setattr(bench, "STARTUP_RECORD", tmp_path / "missing.fish")
+    monkeypatch.setattr(bench, "STARTUP_COMMANDS", (("validate", "{record}"),))
+    result = runner.invoke(app, ["bench", "--startup", "--runs", "1", "--json"])
+    assert result.exit_code == 2
+    assert f"cannot time 'halfsuit validate {tmp_path / 'missing.fish'}': it fails (exit 2)" in result.output
+    assert "missing.fish" in result.output and result.stdout.strip() == ""
