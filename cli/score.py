@@ -316,6 +316,8 @@ def score_cmd(path: RecordArg) -> None:
     """
     from analyzer.wording import plural
 
+    if str(path) == "-":  # everywhere else standard input: here it would name a file "-"
+        raise UsageError("the scorer writes a file as the game goes: give its path, not -")
     if path.suffix.lower() == ".json":
         raise UsageError("the scorer writes the .fish text form: give a .fish file", path=str(path))
     if path.is_dir():

@@ -300,3 +300,18 @@ def test_ctrl_c_in_the_header_writes_nothing_and_says_interrupted(tmp_path: Path
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130 and not path.exists()
+
+
+def test_a_dash_is_refused_not_written_as_a_file(tmp_path: Path) -> None:
+    # "-" is standard input for every command that reads a record; the scorer wrote a file "-".
+    result = subprocess.run(
+        [sys.executable, "-c", "from cli.main import main; main()", "score", "-"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        input="Anna Ben Cara vs Dev Eli Fay\n" + "\n" * 11,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2 and "give its path, not -" in result.stderr
+    assert not (tmp_path / "-").exists()
