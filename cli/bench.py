@@ -94,7 +94,9 @@ def bench(
             "n/a" if r["cpsat_one_view_seconds"] is None else f"{r['cpsat_one_view_seconds']:.2f}",
         )
     out.print(table)
-    out.print(f"[dim]{rows[0]['games']} games per size; medians, with the slowest game in (max)[/dim]")
+    from analyzer.wording import plural
+
+    out.print(f"[dim]{plural(rows[0]['games'], 'game')} per size; medians, with the slowest game in (max)[/dim]")
 
 
 def _command_line(args: tuple[str, ...]) -> list[str]:

@@ -59,3 +59,13 @@ def test_bench_startup_refuses_to_time_a_command_that_fails(monkeypatch: pytest.
     assert result.exit_code == 2
     assert f"cannot time 'halfsuit validate {tmp_path / 'missing.fish'}': it fails (exit 2)" in result.output
     assert "missing.fish" in result.output and result.stdout.strip() == ""
+
+
+def test_bench_says_one_game_in_the_singular(monkeypatch: pytest.MonkeyPatch) -> None:
+    from analyzer.benchmark import SizeFigures
+
+    one = [SizeFigures(n, 1, [190], [0.8], [0.4], [1300], 13.1, 1.7) for n in (6, 8)]
+    monkeypatch.setattr("analyzer.benchmark.run_benchmark", lambda **_: one)
+    result = runner.invoke(app, ["bench", "--games", "1"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert "1 game per size;" in result.stdout
