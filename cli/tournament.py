@@ -182,6 +182,7 @@ def costs(
 
     Every book's fate is the baseline (forfeited books count as lost by both teams).
     """
+    from analyzer.game_text import kind_text
     from analyzer.mistake_cost import cost_table, measure
     from analyzer.tournament import wilson
 
@@ -216,7 +217,7 @@ def costs(
     for c in measured:
         low, high = wilson(c.lost, c.mistakes)
         grid.add_row(
-            Text(c.kind),
+            Text(kind_text(c.kind)),
             str(c.mistakes),
             f"{c.lost_rate:.1%}",
             f"{low:.1%}–{high:.1%}",

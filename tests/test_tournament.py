@@ -35,6 +35,7 @@ def test_one_pair_and_one_record_are_said_in_the_singular(tmp_path: Path) -> Non
     assert result.exit_code == 0 and "simple vs random: 1 duplicate pair, 2 games" in result.output
     result = runner.invoke(app, ["mistake-costs", str(tmp_path), "--limit", "1", "-j", "1"])
     assert result.exit_code == 0 and "The cost of a mistake, over 1 record\n" in result.output
+    assert "│ wrong claim " in result.output and "wrong-claim" not in result.output  # words, as the README's table
 
 
 def test_the_standings_fit_80_columns_without_cutting_a_figure(tmp_path: Path) -> None:
