@@ -87,14 +87,15 @@ def duplicate_pairs(
     bluffing: bool = False,
     house: frozenset[HouseRule] = frozenset(),
 ) -> list[GameSpec]:
-    """``pairs`` deals, each played by both seatings: 2 * pairs games."""
+    """``pairs`` deals, each played by both seatings: 2 * pairs games (``pairs`` games when a bot
+    plays itself: both seatings are then the same game, of the same name)."""
     for b in bots:
         if b not in LADDER:
             raise ValueError(f"no bot called '{b}': the bots are {', '.join(LADDER)}")
     a, b = bots
     specs = []
     for k in range(pairs):
-        for seating in ((a, b), (b, a)):
+        for seating in ((a, b),) if a == b else ((a, b), (b, a)):
             specs.append(GameSpec(base_seed + k, seating, players, deck, rule_set, bluffing, house))
     return specs
 

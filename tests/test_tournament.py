@@ -70,3 +70,16 @@ def test_bench_says_one_game_in_the_singular(monkeypatch: pytest.MonkeyPatch) ->
     result = runner.invoke(app, ["bench", "--games", "1"], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     assert "1 game per size;" in result.stdout
+
+
+def test_a_bot_against_itself_plays_each_deal_once(tmp_path: Path) -> None:
+    # Both seatings of a mirror match are the same game under the same name: it was played twice
+    # and counted twice in the standings (4 games of one bot for one game written).
+    import json
+
+    args = ["tournament", "--bots", "simple,simple", "--games", "2", "--out", str(tmp_path), "-j", "1", "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert len(list(tmp_path.glob("*.fish"))) == data["games"] == 2
+    assert [s["games"] for s in data["standings"]] == [4]  # both sides of each game
