@@ -83,3 +83,12 @@ def test_a_bot_against_itself_plays_each_deal_once(tmp_path: Path) -> None:
     data = json.loads(result.stdout)
     assert len(list(tmp_path.glob("*.fish"))) == data["games"] == 2
     assert [s["games"] for s in data["standings"]] == [4]  # both sides of each game
+
+
+def test_simulate_refuses_an_opening_style_that_bots_would_ignore() -> None:
+    # --style shapes the simulator's own play; with --bots it was silently ignored.
+    result = runner.invoke(app, ["simulate", "--bots", "counter,random", "--style", "probing", "--seed", "3"])
+    assert result.exit_code == 2 and "--style" in result.output
+    probing = runner.invoke(app, ["simulate", "--style", "probing", "--seed", "3"])
+    standard = runner.invoke(app, ["simulate", "--seed", "3"])
+    assert probing.exit_code == standard.exit_code == 0 and probing.stdout != standard.stdout
