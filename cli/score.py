@@ -334,7 +334,7 @@ def score_cmd(path: RecordArg) -> None:
         try:
             scoring = Scoring(path, new_record(path, lambda label, default: read(_asked(label, default), None), say))
         except EOFError:
-            say("no record written: the input ended before the teams and rules were all given")
+            say("no record written: the input ended before the header (teams, rules, hands) was complete")
             raise typer.Exit(2) from None
         except KeyboardInterrupt:
             say("no record written")
