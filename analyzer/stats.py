@@ -9,12 +9,15 @@ Polars loads only where a table is made: a report needs the rows alone.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .record import Ask, Claim
 from .replay import Game
 from .rules import Outcome
 from .tactics import KINDS, MistakeReport
+
+if TYPE_CHECKING:
+    import polars as pl
 
 
 def kind_key(kind: str) -> str:
@@ -68,6 +71,13 @@ def player_rows(game: Game, found: MistakeReport) -> list[dict[str, Any]]:
     for r in rows.values():
         r["ask_rate"] = r["asks_yes"] / r["asks"] if r["asks"] else None
     return list(rows.values())
+
+
+def player_stats(game: Game, found: MistakeReport) -> pl.DataFrame:
+    """``player_rows`` as a polars table with the columns of ``PLAYER_COLUMNS``."""
+    import polars as pl
+
+    return pl.DataFrame(player_rows(game, found), schema=polars_schema(PLAYER_COLUMNS), orient="row")
 
 
 def polars_schema(columns: Mapping[str, str]) -> dict[str, Any]:
