@@ -1,7 +1,8 @@
 """The Python API: one call per question, each on a game and a moment in it, in one view.
 
-``at`` counts events (0 is right after the deal, ``None`` the end); ``view`` is ``"public"`` or
-a player with a ``Hand`` line. The examples run in the tests, from the project's root::
+``at`` counts events (0 is right after the deal, ``None`` the end: in a lenient replay that broke
+a rule about the cards, the last trusted step, as on the command line); ``view`` is ``"public"``
+or a player with a ``Hand`` line. The examples run in the tests, from the project's root::
 
     >>> from analyzer import load, replay, holders, odds, mistakes
     >>> game = replay(load("sample_logs/lockout.fish"))
@@ -21,6 +22,7 @@ from . import record_json
 from .analysis import Analysis, Holders, Progress, solve_position
 from .analysis import analyze as analyze_game
 from .cards import Card, parse_card
+from .errors import UsageError
 from .knowledge import PUBLIC, Position, ViewTracker
 from .record import Record
 from .replay import Game
@@ -90,7 +92,7 @@ def position(game: Game, at: int | None = None, view: str = PUBLIC) -> Position:
     >>> position(game, 11).known[parse_card("4S")]  # shown when Anna took it at event 4
     'Anna'
     """
-    return ViewTracker(game, view).position(_at(game, at))
+    return ViewTracker(game, view).position(check_step(game, at))
 
 
 def holders(game: Game, at: int | None = None, view: str = PUBLIC) -> Holders:
@@ -102,7 +104,7 @@ def holders(game: Game, at: int | None = None, view: str = PUBLIC) -> Holders:
     >>> h[parse_card("7S")], h[parse_card("2S")]
     (('Eli',), ('Anna',))
     """
-    return solve_position(ViewTracker(game, view), _at(game, at))[1]
+    return solve_position(ViewTracker(game, view), check_step(game, at))[1]
 
 
 def odds(game: Game, at: int | None = None, view: str = PUBLIC) -> Odds:
@@ -114,7 +116,7 @@ def odds(game: Game, at: int | None = None, view: str = PUBLIC) -> Odds:
     """
     from .odds import card_odds
 
-    return card_odds(solve_position(ViewTracker(game, view), _at(game, at))[0])
+    return card_odds(solve_position(ViewTracker(game, view), check_step(game, at))[0])
 
 
 def claims(game: Game, at: int | None = None, view: str = PUBLIC) -> list[Claimable]:
@@ -133,7 +135,8 @@ def analyze(game: Game, upto: int | None = None, workers: int = 1, progress: Pro
     >>> sorted(analysis.views), analysis.steps
     (['Anna', 'Ben', 'Cara', 'Dev', 'Eli', 'Fay', 'public'], 15)
     """
-    return analyze_game(game, upto=upto, workers=workers, progress=progress)
+    last = None if upto is None else check_step(game, upto)
+    return analyze_game(game, upto=last, workers=workers, progress=progress)
 
 
 def threats(game: Game | Analysis, at: int | None = None) -> dict[str, list[Book] | None]:
@@ -144,7 +147,7 @@ def threats(game: Game | Analysis, at: int | None = None) -> dict[str, list[Book
     {'Anna': ['low-spades'], 'Eli': ['low-spades']}
     """
     analysis = _analysis(game, at)
-    return find_threats(analysis, analysis.steps if at is None else at)
+    return find_threats(analysis, _step(analysis, at))
 
 
 def lockouts(game: Game | Analysis, at: int | None = None) -> list[Lockout]:
@@ -154,7 +157,7 @@ def lockouts(game: Game | Analysis, at: int | None = None) -> list[Lockout]:
     [('low-spades', ['Eli'])]
     """
     analysis = _analysis(game, at)
-    return find_lockouts(analysis, analysis.steps if at is None else at)
+    return find_lockouts(analysis, _step(analysis, at))
 
 
 def mistakes(game: Game | Analysis, odds: bool = False, workers: int = 1) -> MistakeReport:
@@ -182,7 +185,7 @@ def advice(game: Game, player: str, at: int | None = None) -> Advice:
     """
     from .advice import suggest
 
-    return suggest(game, player, _at(game, at))
+    return suggest(game, player, check_step(game, at))
 
 
 def report(
@@ -222,12 +225,24 @@ def batch(
     return run_batch(folder, out_dir, workers, progress)
 
 
-def _at(game: Game, at: int | None) -> int:
-    return len(game.events) if at is None else at
+def check_step(game: Game, at: int | None, last: int | None = None) -> int:
+    """The step asked for, 0 to ``last`` (default: the end of the game); refused outside, where a
+    list index would fail or, below 0, silently count from the end. None is the end, or the last
+    trusted step of a lenient replay."""
+    end = len(game.events) if last is None else last
+    if at is None:
+        return min(end, game.trusted_until)
+    if not 0 <= at <= end:
+        raise UsageError(f"at={at} is out of range: steps go from 0 to {end}", path=game.record.path)
+    return at
+
+
+def _step(analysis: Analysis, at: int | None) -> int:
+    return check_step(analysis.game, at, analysis.steps)
 
 
 def _analysis(game: Game | Analysis, at: int | None) -> Analysis:
-    return game if isinstance(game, Analysis) else analyze_game(game, upto=at)
+    return game if isinstance(game, Analysis) else analyze_game(game, upto=check_step(game, at))
 
 
 __all__ = [

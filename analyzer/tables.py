@@ -19,7 +19,7 @@ from .analysis import Analysis, Progress, counter
 from .knowledge import PUBLIC, ViewTracker
 from .record import Ask, Claim, Pass
 from .replay import Game
-from .stats import PLAYER_SCHEMA, player_rows
+from .stats import player_stats
 from .tactics import MistakeReport, mistakes
 
 HOLDERS_SCHEMA: dict[str, Any] = {
@@ -39,7 +39,8 @@ ODDS_SCHEMA: dict[str, Any] = {
     "exact": pl.String,  # the fraction, "3/7" (numerators and denominators outgrow 64 bits)
 }
 EVENT_SCHEMA: dict[str, Any] = {
-    "event": pl.Int64,
+    "event": pl.Int64,  # its place: the step after it in the holders and odds tables
+    "number": pl.Int64,  # the number the record gives it, as every text names it ("event 24")
     "line": pl.Int64,
     "kind": pl.String,
     "player": pl.String,
@@ -88,9 +89,10 @@ def odds_table(
     >>> t.filter(pl.col("card") == "2S", pl.col("odds") > 0).select("player", "odds").rows()
     [('Anna', 0.34...), ('Ben', 0.32...), ('Eli', 0.32...)]
     """
+    from .api import check_step
     from .odds import card_odds
 
-    chosen = list(range(len(game.events) + 1)) if steps is None else list(steps)
+    chosen = list(range(len(game.events) + 1)) if steps is None else [check_step(game, s) for s in steps]
     tick = counter(len(views) * len(chosen), progress)
     players = game.record.players
     rows = []
@@ -101,23 +103,27 @@ def odds_table(
                 for p in players:
                     f = share.get(p)
                     exact = "0" if f is None else str(f)
-                    rows.append((step, name, card.code, p, 0.0 if f is None else float(f), exact))
+                    rows.append((step, tracker.view, card.code, p, 0.0 if f is None else float(f), exact))
             if tick is not None:
                 tick(step)
     return pl.DataFrame(rows, schema=ODDS_SCHEMA, orient="row")
 
 
 def events_table(game: Game) -> pl.DataFrame:
-    """One row per event: who did what, the turn and the score after it, its comment.
+    """One row per event: its place (``event``, the step after it) and the number the record
+    gives it (``number``, as the command line names it), who did what, the turn and the score
+    after it, its comment.
 
     >>> t = events_table(game)
     >>> t.row(11, named=True)["kind"], t.row(11, named=True)["player"], t.row(11, named=True)["turn"]
     ('ask', 'Ben', 'Eli')
     """
     rows = []
+    numbers = game.numbers
     for n, e in enumerate(game.events, start=1):
         step = game.step(n)
-        row: dict[str, Any] = {"event": n, "line": e.line, "turn": step.turn, "comment": e.comment}
+        row: dict[str, Any] = {"event": n, "number": numbers[n - 1], "line": e.line, "turn": step.turn}
+        row["comment"] = e.comment
         row["score1"], row["score2"] = step.score
         if isinstance(e, Ask):
             row |= {"kind": "ask", "player": e.asker, "target": e.target, "card": e.card.code, "yes": e.yes}
@@ -137,5 +143,4 @@ def players_table(analysis: Analysis, found: MistakeReport | None = None) -> pl.
     >>> t.filter(player="Ben").select("team", "mistakes").row(0)
     (1, 1)
     """
-    rows = player_rows(analysis.game, mistakes(analysis) if found is None else found)
-    return pl.DataFrame(rows, schema=PLAYER_SCHEMA)
+    return player_stats(analysis.game, mistakes(analysis) if found is None else found)

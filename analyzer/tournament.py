@@ -87,14 +87,15 @@ def duplicate_pairs(
     bluffing: bool = False,
     house: frozenset[HouseRule] = frozenset(),
 ) -> list[GameSpec]:
-    """``pairs`` deals, each played by both seatings: 2 * pairs games."""
+    """``pairs`` deals, each played by both seatings: 2 * pairs games (``pairs`` games when a bot
+    plays itself: both seatings are then the same game, of the same name)."""
     for b in bots:
         if b not in LADDER:
             raise ValueError(f"no bot called '{b}': the bots are {', '.join(LADDER)}")
     a, b = bots
     specs = []
     for k in range(pairs):
-        for seating in ((a, b), (b, a)):
+        for seating in ((a, b),) if a == b else ((a, b), (b, a)):
             specs.append(GameSpec(base_seed + k, seating, players, deck, rule_set, bluffing, house))
     return specs
 
@@ -164,7 +165,9 @@ def play_tournament(
         if path.exists():
             if not resume:
                 raise FileExistsError(f"{path} exists: use --resume to go on with this tournament")
-            results[spec.name] = result_of(load(path), spec.name)
+            record = load(path)
+            _check_same_game(record, spec, path)
+            results[spec.name] = result_of(record, spec.name)
             if each is not None:
                 each(results[spec.name])
         else:
@@ -180,6 +183,27 @@ def play_tournament(
     if todo:
         mapper(play_game, todo, done)
     return [results[s.name] for s in specs]
+
+
+def _check_same_game(record: Record, spec: GameSpec, path: Path) -> None:
+    """Refuse to resume over a game played with other options: the name says only the seed and
+    the bots, and its result would be counted in standings it does not belong to."""
+    played, asked = _options(len(record.players), record.rules), _options(spec.players, spec.rules)
+    if played != asked:
+        raise FileExistsError(
+            f"{path} was played with {played}, not {asked}: resume with the options the tournament "
+            "was started with, or write to another folder"
+        )
+
+
+def _options(players: int, rules: GameRules) -> str:
+    """``6 players, standard deck, literature rules`` (and bluffing and house rules when set)."""
+    parts = [f"{players} players", f"{rules.deck_kind.value} deck", f"{rules.rule_set.value} rules"]
+    if rules.bluffing:
+        parts.append("bluffing")
+    if rules.house:
+        parts.append(f"house rules {', '.join(sorted(h.value for h in rules.house))}")
+    return ", ".join(parts)
 
 
 def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:

@@ -32,7 +32,7 @@ def register(app: typer.Typer) -> None:
 
 @handles_errors
 def bench(
-    games: Annotated[int, typer.Option(metavar="N", help="Simulated games per table size.")] = 5,
+    games: Annotated[int, typer.Option(metavar="N", min=1, help="Simulated games per table size.")] = 5,
     cpsat: Annotated[
         bool, typer.Option(help="Also time a generic CP-SAT model on one view (needs the bench extra).")
     ] = True,
@@ -94,13 +94,17 @@ def bench(
             "n/a" if r["cpsat_one_view_seconds"] is None else f"{r['cpsat_one_view_seconds']:.2f}",
         )
     out.print(table)
-    out.print(f"[dim]{rows[0]['games']} games per size; medians, with the slowest game in (max)[/dim]")
+    from analyzer.wording import plural
+
+    out.print(f"[dim]{plural(rows[0]['games'], 'game')} per size; medians, with the slowest game in (max)[/dim]")
 
 
 def _command_line(args: tuple[str, ...]) -> list[str]:
     """The command as the ``halfsuit`` script runs it, from this interpreter."""
-    script = "import sys; from cli.main import main; sys.argv[0] = 'halfsuit'; main()"
-    return [sys.executable, "-c", script, *(a.format(record=STARTUP_RECORD) for a in args)]
+    return [sys.executable, "-c", _SCRIPT, *(a.format(record=STARTUP_RECORD) for a in args)]
+
+
+_SCRIPT = "import sys; from cli.main import main; sys.argv[0] = 'halfsuit'; main()"
 
 
 def _environment() -> dict[str, str]:
@@ -120,8 +124,18 @@ def _wall(command: list[str]) -> float:
 
 
 def _warm(command: list[str]) -> None:
-    """Run a command once, untimed: Python writes the bytecode of every module it loads."""
-    _wall(command)
+    """Run a command once, untimed: Python writes the bytecode of every module it loads. A command
+    that fails is refused: its time would be that of an error message (as when the sample record
+    is not there, in a copy installed without the project's ``sample_logs``)."""
+    import subprocess
+
+    from analyzer.errors import UsageError
+
+    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False, env=_environment())
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        shown = "halfsuit " + " ".join(command[3:]) if command[1:3] == ["-c", _SCRIPT] else " ".join(command)
+        raise UsageError(f"cannot time '{shown}': it fails (exit {done.returncode}){f': {said[-1]}' if said else ''}")
 
 
 def startup_times(runs: int) -> list[dict[str, Any]]:

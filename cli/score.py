@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from analyzer.errors import HalfsuitError, RecordSyntaxError, UsageError
+from analyzer.errors import HalfsuitError, OutputError, RecordSyntaxError, UsageError
 
 from .common import handles_errors, visible
 from .deduce import parse_card_arg
@@ -60,11 +60,13 @@ class Scoring:
         scoring.check_fits(scoring.game)
         return scoring
 
-    def save(self) -> None:
+    def save(self, record: Record | None = None) -> None:
+        """Write ``record`` (default: the record as it stands) to the file; an ``OutputError``
+        when it cannot be written."""
         from analyzer import record as fish
         from analyzer.files import write_text_atomic
 
-        write_text_atomic(self.path, fish.dumps(self.record))
+        write_text_atomic(self.path, fish.dumps(self.record if record is None else record))
 
     def enter(self, line: str) -> Event | Comment | None:
         """Read, check and keep one line; raises (keeping nothing) when it cannot be read, breaks
@@ -79,8 +81,8 @@ class Scoring:
         candidate = fish.loads(fish.dumps(replace(self.record, body=[*self.record.body, item])), str(self.path))
         game = replay(candidate)
         self.check_fits(game)
+        self.save(candidate)  # first: an entry the file does not hold is not kept
         self.record, self.game = candidate, game
-        self.save()
         return candidate.body[-1]
 
     def check_fits(self, game: Game) -> None:
@@ -100,9 +102,10 @@ class Scoring:
         if not self.record.body:
             return None
         last = self.record.body[-1]
-        self.record = fish.loads(fish.dumps(replace(self.record, body=self.record.body[:-1])), str(self.path))
-        self.game = replay(self.record)
-        self.save()
+        record = fish.loads(fish.dumps(replace(self.record, body=self.record.body[:-1])), str(self.path))
+        game = replay(record)
+        self.save(record)
+        self.record, self.game = record, game
         return last
 
     @property
@@ -253,7 +256,10 @@ def run(scoring: Scoring, read: Callable[[str], str], say: Callable[[str], None]
                 say(scoring.status())
             elif word in ("who-has", "who"):
                 card = rest.split()[-1] if rest else ""
-                say(scoring.who_has(card) if card else "which card? e.g. who-has 7S")
+                try:
+                    say(scoring.who_has(card) if card else "which card? e.g. who-has 7S")
+                except UsageError as exc:  # a question, not an entry: nothing to refuse
+                    say(exc.message)
             elif word == "claims":
                 found = scoring.claims()
                 say("\n".join(found) if found else "no book is claimable as the whole table sees it")
@@ -263,6 +269,8 @@ def run(scoring: Scoring, read: Callable[[str], str], say: Callable[[str], None]
                 if item is not None:
                     say(f"ok {_described(item, number)}")
                     say(scoring.status())
+        except OutputError as exc:
+            say(f"not saved: {exc}; nothing was kept")
         except HalfsuitError as exc:
             col = f" (column {exc.col})" if isinstance(exc, RecordSyntaxError) and exc.col else ""
             say(f"refused: {exc.message}{col}; nothing was kept")
@@ -308,6 +316,8 @@ def score_cmd(path: RecordArg) -> None:
     """
     from analyzer.wording import plural
 
+    if str(path) == "-":  # everywhere else standard input: here it would name a file "-"
+        raise UsageError("the scorer writes a file as the game goes: give its path, not -")
     if path.suffix.lower() == ".json":
         raise UsageError("the scorer writes the .fish text form: give a .fish file", path=str(path))
     if path.is_dir():
@@ -323,9 +333,12 @@ def score_cmd(path: RecordArg) -> None:
     else:
         try:
             scoring = Scoring(path, new_record(path, lambda label, default: read(_asked(label, default), None), say))
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
+            say("no record written: the input ended before the header (teams, rules, hands) was complete")
+            raise typer.Exit(2) from None
+        except KeyboardInterrupt:
             say("no record written")
-            raise typer.Exit(1) from None
+            raise  # "interrupted", exit 130, as for every command
         scoring.save()
         say(f"writing {path}; 'help' lists what you can enter")
     run(scoring, lambda message: read(message, scoring), say)

@@ -48,8 +48,12 @@ def simulate(
         Path | None, typer.Option("--out", "-o", metavar="PATH", help="Write here instead of stdout.")
     ] = None,
     style: Annotated[
-        Style, typer.Option(help="How the bots open: 'probing' asks around in untouched books, as people do.")
-    ] = Style.STANDARD,
+        Style | None,
+        typer.Option(
+            help="How the simulator's play opens: 'probing' asks around in untouched books, as people do "
+            "(default: standard). Not with --bots."
+        ),
+    ] = None,
     bots: Annotated[
         str | None,
         typer.Option(
@@ -71,6 +75,8 @@ def simulate(
     from .tournament import bot_pair
 
     pair = bot_pair(bots) if bots is not None else None
+    if pair is not None and style is not None:
+        raise UsageError("--style is how the simulator's own play opens: with --bots each bot plays its own way")
     if players not in (4, 6, 8):
         raise UsageError(f"--players must be 4, 6 or 8, not {players}")
     if count > 1 and output is None:
@@ -95,7 +101,7 @@ def simulate(
                 bluffing=bluffing,
                 house=frozenset(house or ()),
                 seed=first + k,
-                style=style,
+                style=style or Style.STANDARD,
             )
             record.extra.append(("X-Seed", str(first + k)))
         if count == 1:

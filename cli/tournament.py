@@ -12,6 +12,7 @@ import typer
 from analyzer.cards import DeckKind
 from analyzer.errors import UsageError
 from analyzer.rules import RuleSet
+from analyzer.wording import plural
 
 if TYPE_CHECKING:
     from analyzer.tournament import Mapper
@@ -111,23 +112,43 @@ def tournament(
     from rich.table import Table as RichTable
     from rich.text import Text
 
-    grid = RichTable(title=Text(f"{pair[0]} vs {pair[1]}: {games} duplicate pairs, {len(results)} games"))
-    for col in ("bot", "games", "won", "drawn", "lost", "win rate", "95% interval", "books/game", "Elo", "pairs won"):
-        grid.add_column(col, justify="left" if col == "bot" else "right")
+    title = f"{pair[0]} vs {pair[1]}: {plural(games, 'duplicate pair')}, {plural(len(results), 'game')}"
+    rows = []
     for s in table:
         low, high = s.interval
-        grid.add_row(
-            Text(s.bot),
-            str(s.games),
-            str(s.wins),
-            str(s.draws),
-            str(s.losses),
-            f"{s.win_rate:.1%}",
-            f"{low:.1%}–{high:.1%}",
-            f"{s.books_per_game:.2f}",
-            f"{s.elo:.0f}",
-            f"{s.pair_wins}/{s.pairs}",
+        rows.append(
+            [
+                s.bot,
+                str(s.games),
+                str(s.wins),
+                str(s.draws),
+                str(s.losses),
+                f"{s.win_rate:.1%}",
+                f"{low:.1%}–{high:.1%}",
+                f"{s.books_per_game:.2f}",
+                f"{s.elo:.0f}",
+                f"{s.pair_wins}/{s.pairs}",
+            ]
         )
+    # Fits 80 columns (1,000 games, a 7-letter bot): no box, headings on two lines, and no figure cut short.
+    grid = RichTable(title=Text(title), header_style="bold", box=None, pad_edge=False)
+    headings = (
+        "bot",
+        "games",
+        "won",
+        "drawn",
+        "lost",
+        "win\nrate",
+        "95%\ninterval",
+        "books\nper game",
+        "Elo",
+        "pairs\nwon",
+    )
+    for k, col in enumerate(headings):
+        widest = max(len(row[k]) for row in rows)
+        grid.add_column(col, justify="left" if k == 0 else "right", min_width=widest)
+    for row in rows:
+        grid.add_row(Text(row[0]), *row[1:])
     out.print(grid)
 
 
@@ -161,6 +182,7 @@ def costs(
 
     Every book's fate is the baseline (forfeited books count as lost by both teams).
     """
+    from analyzer.game_text import kind_text
     from analyzer.mistake_cost import cost_table, measure
     from analyzer.tournament import wilson
 
@@ -189,13 +211,13 @@ def costs(
     if json_out:
         print_json({"records": used, "skipped": skipped, "costs": cost_table(measured)})
         return
-    grid = RichTable(title=Text(f"The cost of a mistake, over {used} records"))
+    grid = RichTable(title=Text(f"The cost of a mistake, over {plural(used, 'record')}"))
     for col in ("mistake", "n", "book lost", "95% interval", "points lost (avg ± s.e.)"):
         grid.add_column(col, justify="left" if col == "mistake" else "right")
     for c in measured:
         low, high = wilson(c.lost, c.mistakes)
         grid.add_row(
-            Text(c.kind),
+            Text(kind_text(c.kind)),
             str(c.mistakes),
             f"{c.lost_rate:.1%}",
             f"{low:.1%}–{high:.1%}",

@@ -37,7 +37,7 @@ analysis = analyze(game)
 for lockout in lockouts(analysis, 11):
     print(f"lockout on {lockout.book.pretty}: team 1 must not ask {', '.join(lockout.avoid(1))}")
 for m in mistakes(analysis, odds=True).mistakes:
-    print(f"event {m.event}: {m.player}, {m.kind}: {m.why}")
+    print(f"event {m.number}: {m.player}, {m.kind}: {m.why}")  # numbered as the record numbers it
 
 # %% Tables (polars DataFrames; `.to_pandas()` with the pandas extra installed).
 known = holders_table(analysis).filter(view="public", known=True).group_by("step").len().sort("step")

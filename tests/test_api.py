@@ -75,3 +75,63 @@ def test_the_example_notebook_runs(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "Eli" in result.stdout and (tmp_path / "lockout.html").is_file()
+
+
+@pytest.mark.parametrize("at", [-1, 16])
+def test_a_step_outside_the_game_is_refused(at: int) -> None:
+    # Below 0 a list index would have counted from the end and answered for the wrong moment.
+    game = analyzer.replay(analyzer.load(ROOT / "sample_logs" / "lockout.fish"))
+    analysis = analyzer.analyze(game, upto=11)
+    asks = [
+        lambda: analyzer.position(game, at),
+        lambda: analyzer.holders(game, at),
+        lambda: analyzer.odds(game, at),
+        lambda: analyzer.claims(game, at),
+        lambda: analyzer.threats(game, at),
+        lambda: analyzer.lockouts(game, at),
+        lambda: analyzer.advice(game, "Ben", at),
+        lambda: analyzer.analyze(game, upto=at),
+        lambda: analyzer.threats(analysis, 12 if at > 0 else at),  # past the steps analysed
+    ]
+    for ask in asks:
+        with pytest.raises(analyzer.UsageError, match="out of range"):
+            ask()
+
+
+def test_by_default_a_lenient_replay_is_read_up_to_its_last_trusted_step() -> None:
+    # Event 3 asks a teammate: what follows is untrusted, and the command line answers after
+    # event 2; the API answered after event 4 (where Ben, asking for 3H, shows he lacks it).
+    text = "Teams: Anna Ben Cara vs Dev Eli Fay\n\n1. Anna asks Dev for 7S: no\n2. Dev asks Ben for 7S: no\n"
+    text += "3. Dev asks Eli for 2H: no\n4. Ben asks Dev for 3H: no\n"
+    game = analyzer.replay(analyzer.loads(text), lenient=True)
+    assert game.trusted_until == 2
+    card = analyzer.parse_card("3H")
+    assert analyzer.position(game).at == 2
+    assert "Ben" in analyzer.holders(game)[card] and analyzer.holders(game) == analyzer.holders(game, 2)
+    assert analyzer.odds(game).cards == analyzer.odds(game, 2).cards
+    assert "Ben" not in analyzer.holders(game, 4)[card]
+
+
+def test_the_odds_table_refuses_a_step_outside_the_game() -> None:
+    # steps=[-1] gave the last step's odds in rows labelled step -1; past the end, an IndexError.
+    game = analyzer.replay(analyzer.load(ROOT / "sample_logs" / "lockout.fish"))
+    for step in (-1, 16):
+        with pytest.raises(analyzer.UsageError, match="out of range"):
+            analyzer.odds_table(game, steps=[3, step])
+
+
+def test_the_events_table_gives_each_event_the_number_the_record_gives_it() -> None:
+    # The command line says "after event 24" for the third event of this record: the table
+    # had only the place (3), so its rows could not be matched with what the commands say.
+    text = "Teams: Anna Ben Cara vs Dev Eli Fay\n\n21. Anna asks Dev for 7S: no\n22. Dev asks Ben for 7S: no\n"
+    game = analyzer.replay(analyzer.loads(text + "24. Ben asks Dev for 3H: no\n"))
+    table = analyzer.events_table(game)
+    assert table.select("event", "number").rows() == [(1, 21), (2, 22), (3, 24)]
+    assert game.record.after_label(3) == "after event 24"
+
+
+def test_the_odds_table_names_a_view_as_the_holders_table_does() -> None:
+    # A view asked for as "ben" was labelled "ben": a join or filter on the holders table's
+    # "Ben" found nothing.
+    game = analyzer.replay(analyzer.load(ROOT / "sample_logs" / "lockout.fish"))
+    assert analyzer.odds_table(game, views=["ben"], steps=[11])["view"].unique().to_list() == ["Ben"]

@@ -224,3 +224,94 @@ def test_lines_piped_in_are_scored_the_same_way(tmp_path: Path) -> None:
     assert "undone: 2. Dev asks Anna for 5D: no" in result.stdout
     text = "Rules: literature\nDeck: standard\nTeams: Anna Ben vs Dev Eli\n\n1. Anna asks Dev for 7S: no\n"
     assert path.read_text() == text
+
+
+def test_a_line_the_file_cannot_take_is_not_kept(tmp_path: Path) -> None:
+    # The session kept the event in memory when the file could not be written, while saying
+    # "nothing was kept": the next event took the wrong number and the file lost the line.
+    from cli.score import run
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    path = folder / "game.fish"
+    path.write_text(LOCKOUT.read_text(encoding="utf-8").split("\n\n", 1)[0] + "\n")
+    scoring = Scoring.resume(path)
+    events = [line for line in lines_of(sample()) if line.strip() and not line.startswith("#")]
+    scoring.enter(events[0])
+    kept = path.read_text()
+    path.unlink()
+    folder.rmdir()
+    folder.write_text("a file where the folder was\n")  # the record can no longer be written
+    said: list[str] = []
+    typed = iter([events[1], "undo"])
+
+    def read(prompt: str) -> str:
+        said.append(prompt)
+        return next(typed)
+
+    with pytest.raises(StopIteration):
+        run(scoring, read, said.append)
+    refused = f"not saved: {folder}: is a file, not a folder; nothing was kept"
+    prompt = "2. [Cara's turn, 0–0] > "
+    assert said[-5:] == [prompt, refused, prompt, refused, prompt]  # the event, then the undo
+    assert len(scoring.game.events) == 1 and scoring.number == 2
+    folder.unlink()
+    scoring.save()
+    assert path.read_text() == kept
+
+
+def test_a_question_about_a_card_not_in_the_deck_is_answered_not_refused(tmp_path: Path) -> None:
+    # "refused: ...; nothing was kept" is for entries: a question keeps nothing in any case.
+    from cli.score import run
+
+    scoring = Scoring.resume(header_only(tmp_path))
+    said: list[str] = []
+    typed = iter(["who-has 8S", "who-has ZZ"])
+    with pytest.raises(StopIteration):
+        run(scoring, lambda _: next(typed), said.append)
+    assert said[1:] == [
+        "8S is not in the standard deck",
+        "'ZZ' is not a card (write e.g. 7S, 10H, QD, RJ)",
+    ]
+
+
+def test_a_header_cut_short_writes_nothing_and_exits_2(tmp_path: Path) -> None:
+    # Input that ends in the middle of the header is incomplete input (2), not a rule break (1).
+    path = tmp_path / "cut.fish"
+    result = subprocess.run(
+        [sys.executable, "-c", "from cli.main import main; main()", "score", str(path)],
+        cwd=ROOT,
+        input="Anna Ben Cara vs Dev Eli Fay\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2, result.stderr
+    assert "no record written" in result.stdout and not path.exists()
+
+
+def test_ctrl_c_in_the_header_writes_nothing_and_says_interrupted(tmp_path: Path) -> None:
+    path = tmp_path / "cut.fish"
+    child = spawn(path)
+    child.expect("Teams")
+    child.sendcontrol("c")
+    child.expect("no record written")
+    child.expect("interrupted")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130 and not path.exists()
+
+
+def test_a_dash_is_refused_not_written_as_a_file(tmp_path: Path) -> None:
+    # "-" is standard input for every command that reads a record; the scorer wrote a file "-".
+    result = subprocess.run(
+        [sys.executable, "-c", "from cli.main import main; main()", "score", "-"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        input="Anna Ben Cara vs Dev Eli Fay\n" + "\n" * 11,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2 and "give its path, not -" in result.stderr
+    assert not (tmp_path / "-").exists()
