@@ -108,7 +108,7 @@ def count_steps(game: Game, job: OddsJob) -> list[StepOdds | None]:
     """The odds of one view at some of its steps (in order). A step whose never-shown cards and
     slots are as at an earlier step (an event that only moved a known card) is not counted again."""
     from .information import signature
-    from .odds import TooLarge, card_odds
+    from .odds import TooLarge, card_ways
 
     view, steps, hand = job
     tracker = view_tracker(game, view, None if hand is None else {view: hand})
@@ -119,17 +119,9 @@ def count_steps(game: Game, job: OddsJob) -> list[StepOdds | None]:
         key = signature(pos)  # what the count depends on (``information.signature``)
         if key not in counted:
             try:
-                odds = card_odds(pos)
+                counted[key] = card_ways(pos)
             except TooLarge:
                 counted[key] = None
-            else:
-                deals = odds.deals
-                hidden = {
-                    c: {p: f.numerator * (deals // f.denominator) for p, f in shares.items()}
-                    for c, shares in odds.cards.items()
-                    if c not in pos.known
-                }
-                counted[key] = (deals, hidden)
         found = counted[key]
         if found is None:
             out.append(None)

@@ -18,7 +18,17 @@ from hypothesis import strategies as st
 from analyzer import knowledge, record, solver
 from analyzer.cards import Card, DeckKind, make_deck, parse_card
 from analyzer.knowledge import PUBLIC, Position, Requirement
-from analyzer.odds import Counter, Odds, Routes, TooLarge, card_odds, count_deals, information, odds_or_reason
+from analyzer.odds import (
+    Counter,
+    Odds,
+    Routes,
+    TooLarge,
+    card_odds,
+    card_ways,
+    count_deals,
+    information,
+    odds_or_reason,
+)
 from analyzer.replay import Game, replay
 from analyzer.rules import HouseRule
 from analyzer.simulate import simulate
@@ -112,10 +122,19 @@ def _check_against_oracle(pos: Position, routes: Routes | None = None) -> None:
         with pytest.raises(NoFit):
             card_odds(pos, routes)
         with pytest.raises(NoFit):
+            card_ways(pos, routes)
+        with pytest.raises(NoFit):
             solver.solve(pos)
         return
     odds = card_odds(pos, routes)
     assert odds.deals == total == count_deals(pos, routes)
+    # The whole numbers themselves: every card not known, its holders in seat order.
+    deals, ways = card_ways(pos, routes)
+    assert deals == total
+    unknown = [c for c in pos.in_play if c not in pos.known]
+    assert list(ways) == unknown
+    for c in unknown:
+        assert list(ways[c].items()) == [(p, at[c][p]) for p in pos.players if at[c][p] > 0]
     expected = odds_from_counts(pos, total, at)
     assert odds.cards == expected
     for c, share in odds.cards.items():
@@ -188,6 +207,25 @@ def test_no_fitting_deal_raises(pos: Position) -> None:
         count_deals(pos)
     with pytest.raises(NoFit):
         card_odds(pos)
+    with pytest.raises(NoFit):
+        card_ways(pos)
+
+
+def test_card_ways_are_the_odds_as_whole_numbers() -> None:
+    """``card_ways`` (what the replay page's counts use) is ``card_odds`` times the deals, in every
+    view a third and two thirds into a simulated game."""
+    rec = simulate(players=6, seed=3)
+    game = replay(rec)
+    for at in (len(rec.events) // 3, 2 * len(rec.events) // 3):
+        for view in [PUBLIC, *rec.hands]:
+            pos = knowledge.position(game, at, view)
+            odds = card_odds(pos)
+            deals, ways = card_ways(pos)
+            assert deals == odds.deals
+            assert ways == {
+                c: {p: f * deals for p, f in odds.cards[c].items()} for c in odds.cards if c not in pos.known
+            }
+            assert all(list(ways[c]) == list(odds.cards[c]) for c in ways)
 
 
 def test_public_view_at_the_deal_is_a_multinomial() -> None:

@@ -37,6 +37,7 @@ __all__ = [
     "Routes",
     "TooLarge",
     "card_odds",
+    "card_ways",
     "count_deals",
     "information",
     "keep_freed_memory",
@@ -77,10 +78,11 @@ def information(before: int, after: int) -> float:
 
 
 def route(pos: Position, odds: bool = True, routes: Routes = DEFAULT) -> Counter:
-    """The counter for a view: the board walk when it is cheap; else the book-by-book count when
-    it is cheap, or cheaper, and fits its memory bound; else the walk when it fits the budget,
-    else the one that likely does. ``TooLarge`` when neither fits the budget (``Routes.budget_ns``,
-    ``Routes.max_states``, ``Routes.books_likely``, ``Routes.walk_likely``)."""
+    """The counter for a view: the book-by-book count when it is cheap and fits its memory bound;
+    else the board walk when it is cheap; else the book-by-book count when it is cheaper (by
+    ``Routes.books_versus_walk``); else the walk when it fits the budget, else the one that likely
+    does. ``TooLarge`` when neither fits the budget (``Routes.budget_ns``, ``Routes.max_states``,
+    ``Routes.books_likely``, ``Routes.walk_likely``)."""
     from .boards import Board
 
     return Counter.BOARDS if isinstance(_counter(pos, odds, routes), Board) else Counter.BOOKS
@@ -96,13 +98,16 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount:
         return Board(pos)
     if routes.counter is Counter.BOOKS:
         return BookCount(pos, routes)
-    board = Board(pos)
+    books = BookCount(pos, routes)
+    versus_walk = books.cost * routes.books_versus_walk if books.fits else None
+    if versus_walk is not None and versus_walk <= routes.books_cheap:
+        return books  # (on every view of the sample report and probing openings with a cheap walk)
+    board = Board(pos)  # (making it is most of a cheap view's time: only when needed)
     walk = board.estimate(odds)
     if walk <= routes.boards_cheap:
         return board
-    books = BookCount(pos, routes)
     by_books = books.cost * routes.books_weight if books.fits else None
-    if by_books is not None and by_books <= max(routes.books_cheap, min(walk, routes.budget_ns)):
+    if versus_walk is not None and versus_walk <= min(walk, routes.budget_ns):
         return books  # (its estimate errs high early in a game, where it goes sparse)
     if walk <= routes.budget_ns:
         return board
@@ -137,18 +142,31 @@ def count_deals(pos: Position, routes: Routes = DEFAULT) -> int:
     return deals
 
 
-def card_odds(pos: Position, routes: Routes = DEFAULT) -> Odds:
-    """Exact odds of every card in play, players in seat order; NoFit when no deal fits."""
+def card_ways(pos: Position, routes: Routes = DEFAULT) -> tuple[int, dict[Card, dict[str, int]]]:
+    """The fitting deals and, for every card in play whose holder is not known, the deals with
+    it at each player who holds it in some (players in seat order): ``card_odds`` as whole
+    numbers, without fractions. NoFit when no deal fits."""
     deals, at = _count(pos, True, routes)
     if deals == 0:
         raise NoFit(_why(pos))
+    players = pos.players
+    ways: dict[Card, dict[str, int]] = {}
+    for c in pos.in_play:
+        if c not in pos.known:
+            here = at[c]
+            ways[c] = {p: here[p] for p in players if here.get(p, 0) > 0}
+    return deals, ways
+
+
+def card_odds(pos: Position, routes: Routes = DEFAULT) -> Odds:
+    """Exact odds of every card in play, players in seat order; NoFit when no deal fits."""
+    deals, ways = card_ways(pos, routes)
     cards: dict[Card, dict[str, Fraction]] = {}
     for c in pos.in_play:
         if c in pos.known:
             cards[c] = {pos.known[c]: Fraction(1)}
         else:
-            ways = at[c]
-            cards[c] = {p: Fraction(ways[p], deals) for p in pos.players if ways.get(p, 0) > 0}
+            cards[c] = {p: Fraction(w, deals) for p, w in ways[c].items()}
     return Odds(deals, cards)
 
 

@@ -64,7 +64,7 @@ Array = npt.NDArray[np.int64]
 # Primes below 2**31: a product of two residues fits in 62 bits. A dot product over a box of
 # 2**L states splits one side in pieces of 32 - L bits (at most 16) so no sum overflows int64.
 _REDUCE_AT = 1 << 31  # values stay below p * 2**31 < 2**62 between reductions
-_WORTH_PLANNING = 1 << 20  # plan cost (about array element steps) that pays for more plans
+_WORTH_PLANNING = 1 << 23  # plan cost (about array element steps) that pays for more plans
 _WORTH_SEARCHING = 1 << 23  # ... and for a search among plans
 
 
@@ -169,34 +169,53 @@ class _Model:
 
     def _book(self, cards: list[Card], reqs: list[tuple[str, int, frozenset[Card]]]) -> _Group:
         """One group with its signed terms; cards alike (same mask and requirements) share odds."""
-        alike: dict[tuple[int, tuple[bool, ...]], list[Card]] = {}
-        for c in cards:
-            alike.setdefault((self.mask[c], tuple(c in r[2] for r in reqs)), []).append(c)
-        order = [same[0] for same in alike.values()]
-        order += [c for same in alike.values() for c in same[1:]]
-        # Every set of requirements taken as broken, with its sign; choosing more requirements
-        # only takes players away from cards, so a set leaving a card to nobody ends its line.
-        terms: dict[tuple[int, ...], int] = {}
-        lines = [(0, tuple(self.mask[c] for c in order), 1)]
-        while lines:
-            j, masks, sign = lines.pop()
-            if j == len(reqs):
-                terms[masks] = terms.get(masks, 0) + sign
-                continue
-            lines.append((j + 1, masks, sign))
-            kind, bit, rcards = reqs[j]
-            keep = ~bit if kind == "at" else bit
-            narrowed = tuple(m & keep if c in rcards else m for c, m in zip(order, masks, strict=True))
-            if all(narrowed):
-                lines.append((j + 1, narrowed, -sign))
-        kept = [(coef, masks) for masks, coef in terms.items() if coef]
         needs = tuple(
-            (kind == "at", bit, sum(1 << i for i, c in enumerate(order) if c in rcards)) for kind, bit, rcards in reqs
+            (kind == "at", bit, sum(1 << i for i, c in enumerate(cards) if c in rcards)) for kind, bit, rcards in reqs
         )
-        reach = _reach(tuple(self.mask[c] for c in order), needs, len(self.players))
-        if reach is None:
-            kept = []  # no deal of these cards meets the requirements
-        return _Group(order, kept, {i: same for i, same in enumerate(alike.values())}, reach or ())
+        kinds, terms, reach = _book_terms(tuple(self.mask[c] for c in cards), needs, len(self.players))
+        order = [cards[i] for same in kinds for i in same[:1]] + [cards[i] for same in kinds for i in same[1:]]
+        return _Group(order, list(terms), {k: [cards[i] for i in same] for k, same in enumerate(kinds)}, reach)
+
+
+@lru_cache(maxsize=4096)
+def _book_terms(
+    masks: tuple[int, ...], needs: tuple[tuple[bool, int, int], ...], n: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, tuple[int, ...]], ...], tuple[tuple[int, int], ...]]:
+    """A book's cards alike (indices into ``masks``, same mask and requirements), its signed terms
+    over the cards in the order of ``_Group.cards`` (one of each kind first), and its reach (both
+    empty when no deal of its cards meets the requirements). ``needs`` as in ``_reach``.
+
+    The same book under the same requirements comes back at many steps of a game: made once."""
+    alike: dict[tuple[int, tuple[bool, ...]], list[int]] = {}
+    for i, m in enumerate(masks):
+        alike.setdefault((m, tuple(bool(cards >> i & 1) for _, _, cards in needs)), []).append(i)
+    kinds = tuple(tuple(same) for same in alike.values())
+    order = [same[0] for same in kinds] + [i for same in kinds for i in same[1:]]
+    # Every set of requirements taken as broken, with its sign; choosing more requirements
+    # only takes players away from cards, so a set leaving a card to nobody ends its line.
+    terms: dict[tuple[int, ...], int] = {}
+    lines = [(0, tuple(masks[i] for i in order), 1)]
+    while lines:
+        j, now, sign = lines.pop()
+        if j == len(needs):
+            terms[now] = terms.get(now, 0) + sign
+            continue
+        lines.append((j + 1, now, sign))
+        at, bit, cards = needs[j]
+        keep = ~bit if at else bit
+        narrowed = tuple(m & keep if cards >> i & 1 else m for i, m in zip(order, now, strict=True))
+        if all(narrowed):
+            lines.append((j + 1, narrowed, -sign))
+    kept = tuple((coef, now) for now, coef in terms.items() if coef)
+    place = {i: k for k, i in enumerate(order)}
+    reach = _reach(
+        tuple(masks[i] for i in order),
+        tuple((at, bit, sum(1 << place[i] for i in range(len(masks)) if cards >> i & 1)) for at, bit, cards in needs),
+        n,
+    )
+    if reach is None:
+        return kinds, (), ()  # no deal of these cards meets the requirements
+    return kinds, kept, reach
 
 
 @lru_cache(maxsize=4096)
@@ -297,7 +316,9 @@ class _Plan:
     both.
     """
 
-    def __init__(self, model: _Model, direct: int) -> None:
+    def __init__(self, model: _Model, direct: int, bound: float = math.inf) -> None:
+        """The plan with ``direct`` players; left unfinished (its cost past ``bound``, the rest
+        unset) once its cost so far is past ``bound``, as it cannot be the cheaper one then."""
         self.model = model
         self.direct = direct
         self.pool = pool = model.everyone & ~direct
@@ -376,6 +397,8 @@ class _Plan:
             group = model.groups[best]
             dots = sum((m & mentioned).bit_count() for m in group.kind_masks)
             self.cost += _Box.size_of(floor, top) * (2 * ops[best] + 2 * dots + len(group.terms))
+            if self.cost > bound:
+                return
         self.impossible = self.impossible or any(
             lo > hi for _, top, after in self.bounds.values() for lo, hi in zip(after, top, strict=True)
         )
@@ -436,11 +459,15 @@ def _plan(model: _Model) -> _Plan:
     for g in model.groups:
         most_out = [0] * n
         most_in = [0] * n
-        for _, masks in g.terms:
+        for (_, masks), counts in zip(g.terms, g.counts, strict=True):
+            inside = [0] * n  # per player, the cards of the term allowed to it
+            for m, k in counts:
+                for p in range(n):
+                    if m >> p & 1:
+                        inside[p] += k
             for p in range(n):
-                k = sum(1 for m in masks if m >> p & 1)
-                most_in[p] = max(most_in[p], k)
-                most_out[p] = max(most_out[p], len(masks) - k)
+                most_in[p] = max(most_in[p], inside[p])
+                most_out[p] = max(most_out[p], len(masks) - inside[p])
         for p in range(n):
             out_of[p] += most_out[p]
             into[p] += most_in[p]
@@ -455,18 +482,21 @@ def _plan(model: _Model) -> _Plan:
         candidates.append(candidates[-1] | 1 << p)
     # The two ends first; the others (and every choice of the one player left out of the plain
     # count) only when the count is big enough to pay for trying them.
-    best = min((_Plan(model, d) for d in (candidates[0], candidates[-1])), key=lambda plan: plan.cost)
+    # (A plan is left unfinished once it costs more than the best so far: see ``_Plan``.)
+    last = _Plan(model, candidates[-1])
+    first = _Plan(model, candidates[0], bound=last.cost)
+    best = first if first.cost <= last.cost else last
     if best.cost > _WORTH_PLANNING:
         candidates += [model.everyone & ~(1 << p) for p in order[:-1]]
         for d in candidates[1:-1]:
-            plan = _Plan(model, d)
+            plan = _Plan(model, d, bound=best.cost)
             if plan.cost < best.cost:
                 best = plan
     # For the biggest counts, then move one player at a time while that helps.
     tried = set(candidates)
     while best.cost > _WORTH_SEARCHING:
         moves = [best.direct ^ 1 << p for p in range(n)]
-        plans = [_Plan(model, d) for d in moves if d not in tried and d != model.everyone]
+        plans = [_Plan(model, d, bound=best.cost) for d in moves if d not in tried and d != model.everyone]
         tried.update(moves)
         better = min(plans, key=lambda plan: plan.cost, default=best)
         if better.cost >= best.cost:
@@ -589,7 +619,34 @@ def _expand(terms: tuple[tuple[int, tuple[Factor, ...]], ...], least: int) -> Po
     return _poly_of(np.array([coef for coef, _ in terms], dtype=np.int64) @ products, keys)
 
 
+@dataclass(frozen=True)
+class _OddsPolys:
+    """A group's odds polynomials (``_expand_odds``): which (card i, player q) each is for, the
+    monomials of all of them (sorted), and their coefficients as a table (monomials x polys)."""
+
+    which: list[tuple[int, int]]
+    keys: list[int]
+    packed: Array  # the keys as an array
+    table: Array
+
+
 @lru_cache(maxsize=1024)
+def _odds_polys(
+    terms: tuple[tuple[int, tuple[Factor, ...], tuple[int, ...]], ...],
+    kinds: int,
+    dims: tuple[tuple[int, int], ...],
+    least: int,
+) -> _OddsPolys:
+    """``_expand_odds`` as a table over the monomials, made once per group of cards alike."""
+    polys = _expand_odds(terms, kinds, dims, least)
+    keys = sorted({key for _, poly in polys for key, _ in poly})
+    column = {key: j for j, key in enumerate(keys)}
+    table = np.zeros((len(keys), len(polys)), dtype=np.int64)
+    for j, (_, poly) in enumerate(polys):
+        table[[column[key] for key, _ in poly], j] = _coefficients(poly)
+    return _OddsPolys([which for which, _ in polys], keys, np.array(keys, dtype=np.int64), table)
+
+
 def _expand_odds(
     terms: tuple[tuple[int, tuple[Factor, ...], tuple[int, ...]], ...],
     kinds: int,
@@ -755,7 +812,7 @@ class _Engine:
         self.back_polys: dict[int, Poly] = {}
         # What each group costs through its whole box, forward and back with the odds.
         self.costs: dict[int, tuple[float, float]] = {}
-        self.odds_keys: dict[int, list[int]] = {}
+        self.odds_polys: dict[int, _OddsPolys] = {}
         self.expandable: dict[int, bool] = {}
         self.live: dict[int, Array] = {}  # per group, the states where the counts before it are not zero
         for g, terms in enumerate(plan.factors):
@@ -793,22 +850,23 @@ class _Engine:
         """The group's polynomial over the dims of the box (``S`` moves nothing)."""
         return _expand(tuple((coef, tuple(fs)) for coef, fs in self.plan.factors[g]), self.routes.simplex_least)
 
-    def _odds_polys(self, g: int) -> tuple[tuple[tuple[int, int], Poly], ...]:
+    def _odds_polys(self, g: int) -> _OddsPolys:
         """Per kind of card i and tracked player q: the polynomial of the group with card i at q."""
-        plan = self.plan
-        group = self.model.groups[g]
-        kinds = len(group.kinds)
-        key = tuple(
-            (coef, tuple(fs), masks[:kinds])
-            for (coef, fs), (_, masks) in zip(plan.factors[g], group.terms, strict=True)
-        )
-        return _expand_odds(key, kinds, tuple((q, plan.dim[q]) for q in plan.tracked), self.routes.simplex_least)
+        if g not in self.odds_polys:
+            plan = self.plan
+            group = self.model.groups[g]
+            kinds = len(group.kinds)
+            key = tuple(
+                (coef, tuple(fs), masks[:kinds])
+                for (coef, fs), (_, masks) in zip(plan.factors[g], group.terms, strict=True)
+            )
+            dims = tuple((q, plan.dim[q]) for q in plan.tracked)
+            self.odds_polys[g] = _odds_polys(key, kinds, dims, self.routes.simplex_least)
+        return self.odds_polys[g]
 
     def _odds_keys(self, g: int) -> list[int]:
         """The monomials of all the odds polynomials of a group, sorted."""
-        if g not in self.odds_keys:
-            self.odds_keys[g] = sorted({key for _, part in self._odds_polys(g) for key, _ in part})
-        return self.odds_keys[g]
+        return self._odds_polys(g).keys
 
     def _sparse(
         self, g: int, a: Array, box: _Box, needed: Array | None = None, keep: _Box | None = None
@@ -859,7 +917,8 @@ class _Engine:
         box = self.plan.work[g]
         assert sparse.needed is not None
         marked = np.zeros(box.size, dtype=bool)
-        for flat, keys in ((sparse.live, self._odds_keys(g)), (_flat(sparse.needed, box), [k for k, _ in sparse.poly])):
+        reads = ((sparse.live, self._odds_polys(g).packed), (_flat(sparse.needed, box), [k for k, _ in sparse.poly]))
+        for flat, keys in reads:
             moved = (flat[None, :] + _offsets(box, keys)[:, None]).ravel()
             marked[moved[moved < box.size]] = True
         coords = _coords(np.flatnonzero(marked), box)
@@ -868,7 +927,7 @@ class _Engine:
         return coords[:, inside]
 
     @staticmethod
-    def _targets(live: Array, coords: Array, box: _Box, keys: Sequence[int]) -> Array:
+    def _targets(live: Array, coords: Array, box: _Box, keys: Sequence[int] | Array) -> Array:
         """Per monomial and live state: the state moved by the monomial (a flat index), or
         ``box.size`` where that leaves the box."""
         d = len(box.ranges)
@@ -880,7 +939,7 @@ class _Engine:
         shifts = np.array([_BITS * t for t in range(d)], dtype=np.uint64)
         rooms = (np.array(box.ranges, dtype=np.int64)[:, None] - 1 - coords).astype(np.uint64)
         room = (rooms << shifts[:, None]).sum(axis=0, dtype=np.uint64) | top
-        packed = np.array(keys, dtype=np.uint64)
+        packed = np.asarray(keys, dtype=np.int64).astype(np.uint64)
         inside = (room[None, :] - packed[:, None]) & top == top
         return np.where(inside, live[None, :] + _offsets(box, keys)[:, None], box.size)
 
@@ -1334,12 +1393,11 @@ class _Engine:
         """The deals with each kind of card of group g at each player, from ``sums`` (primes x the
         group's odds monomials, sorted): per monomial v, the sum over states s of the counts
         before the group at s times the ways to go on from s + v."""
-        group = self.model.groups[g]
-        column = {key: j for j, key in enumerate(self._odds_keys(g))}
-        for (i, q), poly in self._odds_polys(g):
-            coefs = np.zeros(len(column), dtype=np.int64)
-            coefs[[column[key] for key, _ in poly]] = _coefficients(poly)
-            found[(group.kinds[i][0], q)] = (sums @ coefs) % self.p[: len(sums)]
+        kinds = self.model.groups[g].kinds
+        odds = self._odds_polys(g)
+        ways = (sums @ odds.table) % self.p[: len(sums), None]  # each column's |coefficients| < 2**31
+        for j, (i, q) in enumerate(odds.which):
+            found[(kinds[i][0], q)] = ways[:, j]
 
     def _odds_sparse(
         self, g: int, start: Array, after: Array, found: dict[tuple[Card, int], Array], sparse: _Sparse, keep: _Box
@@ -1354,7 +1412,7 @@ class _Engine:
         p = self.p[:k]
         padded = np.zeros((k, box.size + 1), dtype=np.int64)
         padded[:, :-1] = after
-        keys = self._odds_keys(g)
+        keys = self._odds_polys(g).packed
         # (primes, monomials, states); np.take gathers several times faster than indexing
         moved = np.take(padded, self._targets(sparse.live, sparse.coords, box, keys), axis=1)
         sums = np.zeros((k, len(keys)), dtype=np.int64)
@@ -1447,13 +1505,15 @@ def _shares(
     return result
 
 
-def _offsets(box: _Box, keys: Sequence[int]) -> Array:
-    """The flat move of each monomial in a box."""
-    d = len(box.ranges)
-    strides = [math.prod(box.extents[t + 1 :]) for t in range(d)]
-    return np.array(
-        [sum(x * st for x, st in zip(_unpack(key, d), strides, strict=True)) for key in keys], dtype=np.int64
-    )
+def _offsets(box: _Box, keys: Sequence[int] | Array) -> Array:
+    """The flat move of each monomial in a box (keys packed as in ``Poly``, so below 2**63)."""
+    packed = np.asarray(keys, dtype=np.int64)
+    out = np.zeros(packed.shape, dtype=np.int64)
+    stride = 1
+    for t in range(len(box.ranges) - 1, -1, -1):
+        out += (packed >> (_BITS * t) & ((1 << _BITS) - 1)) * stride
+        stride *= box.extents[t]
+    return out
 
 
 def _flat(coords: Array, box: _Box) -> Array:

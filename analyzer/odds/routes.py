@@ -36,16 +36,23 @@ class Routes:
     - ``simplex_least``: books are expanded as rows over a simplex from this many rows on,
       monomial by monomial below (and above ``books._SIMPLEX_MOST``).
     - ``max_states``: the book-by-book counter's memory bound, in states of a box.
-    - ``boards_cheap``: a board walk estimated under this (nanoseconds) is taken at once.
-    - ``books_cheap``: else a book-by-book count estimated under this is taken.
+    - ``books_cheap``: a book-by-book count estimated under this (nanoseconds, by
+      ``books_versus_walk``) is taken at once, without making the board walk.
+    - ``boards_cheap``: else a board walk estimated under this is taken.
     - ``budget_ns``: a view whose cheaper counter is estimated to take longer than this (in
       nanoseconds, on this project's machine) is not counted (``TooLarge``).
     - ``books_weight``: one unit of the book-by-book plan's cost in steps of the board walk
-      (both fitted on this project's machine: about 400 ns and 1 ns), for choosing between them.
+      (both fitted on this project's machine: about 400 ns and 1 ns), for saying how long a
+      view past the budget would take.
     - ``books_likely``: the same, as the book-by-book count usually turns out (its plan errs high,
       5 to 160 times on probing openings): a view whose board walk is past the budget is counted
       book by book when this says it fits the budget; else by the walk when its estimate over
       ``walk_likely`` does (on the biggest views the estimate errs high 75 to 270 times).
+    - ``books_versus_walk``: one unit of the plan's cost in nanoseconds of the walk's estimate,
+      for choosing between them below the budget (and with ``books_cheap``). Both estimates err
+      high, the plan's the more (it ignores the sparse way through a book, which the views of
+      early and middle game take): fitted on the 530 views of the 128-event sample's report and
+      the 6-player probing openings, where 40 picks the faster counter nearly everywhere.
     """
 
     counter: Counter = Counter.AUTO
@@ -54,9 +61,10 @@ class Routes:
     simplex_least: int = 1 << 9
     max_states: int = 1 << 21
     boards_cheap: int = 3_000_000
-    books_cheap: int = 20_000_000
+    books_cheap: int = 40_000_000
     budget_ns: int = 20_000_000_000
     books_weight: int = 400
+    books_versus_walk: int = 40
     books_likely: int = 10
     walk_likely: int = 64
 
