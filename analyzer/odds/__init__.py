@@ -111,9 +111,12 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount:
         return books  # (its estimate errs high early in a game, where it goes sparse)
     if walk <= routes.budget_ns:
         return board
-    if books.fits and books.cost * routes.books_likely <= routes.budget_ns:
+    # Past the budget by their estimates: the one likely the faster, as each usually turns out.
+    likely_books = books.cost * routes.books_likely if books.fits else None
+    likely_walk = walk / routes.walk_likely
+    if likely_books is not None and likely_books <= min(likely_walk, routes.budget_ns):
         return books
-    if walk <= routes.budget_ns * routes.walk_likely:
+    if likely_walk <= routes.budget_ns:
         return board
     best = walk if by_books is None else min(walk, by_books)
     raise TooLarge(_too_large(pos, f"about {best / 1e9:,.0f} s by the cheaper of the two counters"))

@@ -180,11 +180,14 @@ class Board:
         if self.zero:
             return 0
         batch = 1
-        if odds:  # a family per class (and per player keeping a "not all" of it)
+        passes = 1
+        if odds and self.by_players():  # half the families at a time on average, forward and back
+            batch, passes = (self.player_families() + 2) // 2, 2
+        elif odds:  # a family per class (and per player keeping a "not all" of it); the step changed too
             for i, k in enumerate(self.classes):
                 batch += 1 + sum(1 for j in k.reqs if not self.reqs[j][0] and self.mask_of(i) >> self.reqs[j][1] & 1)
+            passes = 3
         size = len(primes_for(deal_bound(self.slots), SMALL_PRIMES)) * batch * (self.n + 1)
-        passes = 3 if odds else 1  # forward; back, and each player's step changed
         coupling = [k for k in self.classes if k.involved.bit_count() > 1]
         at_least = {j for j, (at, _, _) in enumerate(self.reqs) if at}
         cost = _NS_FIXED
@@ -200,6 +203,23 @@ class Board:
             cost += int(passes * ways * (_NS_WAY + _NS_ELEMENT * size * (self.slots[q] + 1)))
             placed |= 1 << q
         return cost
+
+    def player_families(self) -> int:
+        """The families ``by_players`` carries: one per player and set of its requirements a
+        card would meet there, for every class and player allowed it."""
+        return len(
+            {
+                (q, frozenset(j for j in k.reqs if self.reqs[j][1] == q))
+                for i, k in enumerate(self.classes)
+                for q in range(len(self.players))
+                if self.mask_of(i) >> q & 1
+            }
+        )
+
+    def by_players(self) -> bool:
+        """Whether the odds go by families per player (``by_players``): when no requirement is
+        "not all" (it would need families per class anyway) and they are fewer than the classes."""
+        return all(at for at, _, _ in self.reqs) and self.player_families() < len(self.classes)
 
     def kinds(self) -> list[tuple[int, list[Card]]]:
         """Cards whose odds are alike: each class (by index), and the free cards (index -1)."""
@@ -218,7 +238,10 @@ class Board:
         if self.zero:
             return 0, {}
         primes = primes_for(deal_bound(self.slots), SMALL_PRIMES)
-        total, shares = _Walk(self, primes, odds).run(odds)
+        if odds and self.by_players():
+            total, shares = by_players(self, primes)
+        else:
+            total, shares = _Walk(self, primes, odds).run(odds)
         deals = crt(total, primes)
         if not odds or deals == 0:
             return deals, {}
@@ -239,6 +262,7 @@ class Board:
 
 
 _Slot = tuple[int, Array]  # an open class (standing for those merged into it), its cards per family
+Factors = dict[tuple[tuple[int, ...], tuple[int, ...]], Array]  # a step's factor per (state before, state after)
 
 
 def _merged(key: tuple[int, ...], groups: list[list[int]]) -> tuple[int, ...]:
@@ -259,13 +283,13 @@ class _Walk:
     p = q, a family of its own keeps it.
     """
 
-    def __init__(self, board: Board, primes: Sequence[int], odds: bool) -> None:
+    def __init__(self, board: Board, primes: Sequence[int], odds: bool, plain: int = 1) -> None:
         self.board = board
         self.primes = list(primes)
         self.p = np.array(primes, dtype=np.int64)[:, None, None]
         classes = board.classes
         # Families: (class or -1, the player whose "not all" requirements stay on, or -1).
-        families: list[tuple[int, int]] = [(-1, -1)]
+        families: list[tuple[int, int]] = [(-1, -1)] * plain
         if odds:
             for i, cls in enumerate(classes):
                 families.append((i, -1))
@@ -381,7 +405,7 @@ class _Walk:
     ) -> dict[tuple[int, ...], Array]:
         """Through one player's step: out[target][w] += sum over v of a[s][w - v] * factor[v]."""
         board = self.board
-        nb, p = self.nb, self.p
+        nb, p = next(iter(states.values())).shape[1] if states else self.nb, self.p
         reach = min(reach, board.n)
         width = min(board.n, reach + slots) + 1
         by_target: dict[tuple[int, ...], list[tuple[Array, Array]]] = {}
@@ -438,7 +462,7 @@ class _Walk:
     ) -> Array:
         """Sum over the step's ways of the counts before it times the ways after it, moved:
         sum over u and v of before[s][u] * factor[v] * after[target][u + v]."""
-        k, nb = len(self.primes), self.nb
+        k, nb = len(self.primes), next(iter(before.values())).shape[1] if before else self.nb
         windows = {t: self._windows(b, slots) for t, b in after.items()}
         total = np.zeros((k, nb), dtype=np.int64)
         for (s, target), factor in factors.items():
@@ -453,7 +477,7 @@ class _Walk:
         m = len(opened)
         out: dict[tuple[int, ...], Array] = {}
         for s, b in back.items():
-            where = np.ones(self.nb, dtype=bool)
+            where = np.ones(b.shape[1], dtype=bool)
             for (_, init), left in zip(opened, s[-m:], strict=True):
                 where &= init == left
             part = b * where[None, :, None]
@@ -484,14 +508,45 @@ class _Walk:
         """One player's step, per (state before, state after): the factor by cards used
         (primes x families x used). Which of its requirements are broken (signed), which cards
         of its classes it uses (placed on its row of the board, or forced onto it), ``extra``
-        cards given it (per family), and 1 / (slots - used)! of what it used."""
+        cards given it (per family), and 1 / (slots - used)! of what it used.
+
+        A family differs from the others at this step only in what the step reads of it: its
+        cards of the player's classes, its requirements of the player switched off, and its
+        ``extra``. Most families read the same (their card was taken from a class the player is
+        not concerned by), so the factors are made once per distinct reading and copied out."""
         board = self.board
-        nb = self.nb
-        slots = board.slots[q]
         mine = [j for j, (_, p, _) in enumerate(board.reqs) if p == q]
         private = [i for i, k in enumerate(board.classes) if k.involved == 1 << q]
         coupled = [(t, i) for t, (i, _) in enumerate(active) if board.classes[i].involved >> q & 1]
-        init = {i: self.init[:, i] for i in private} | {i: cards for i, cards in active}
+        init = {i: self.init[: len(extra), i] for i in private} | {i: active[t][1] for t, i in coupled}
+        reads = np.column_stack(
+            [extra, off[:, mine].astype(np.int64), *(init[i] for i in [*private, *(i for _, i in coupled)])]
+        )
+        _, first, inverse = np.unique(reads, axis=0, return_index=True, return_inverse=True)
+        if len(first) == len(extra):
+            return self._factors_of(q, states, coupled, init, extra, off, groups, mine, private)
+        own = self._factors_of(
+            q, states, coupled, {i: v[first] for i, v in init.items()}, extra[first], off[first], groups, mine, private
+        )
+        every = inverse.reshape(-1)
+        return {key: factor[:, every] for key, factor in own.items()}
+
+    def _factors_of(
+        self,
+        q: int,
+        states: dict[tuple[int, ...], Array],
+        coupled: list[tuple[int, int]],
+        init: dict[int, Array],
+        extra: Array,
+        off: Array,
+        groups: list[list[int]],
+        mine: list[int],
+        private: list[int],
+    ) -> dict[tuple[tuple[int, ...], tuple[int, ...]], Array]:
+        """``_factors`` for the families given (``init``, ``extra`` and ``off`` per family)."""
+        board = self.board
+        nb = len(extra)
+        slots = board.slots[q]
         # Every way: (from, to), the branch's kernel, cards used, signed ways, families allowed.
         keys: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
         # Signed ways added up by (key, kernel, cards used, families allowed).
@@ -660,3 +715,180 @@ class _Walk:
 def board_count(pos: Position, odds: bool) -> tuple[int, dict[Card, dict[str, int]]]:
     """The fitting deals of ``pos`` (and with ``odds`` the deals with each card at each player)."""
     return Board(pos).count(odds)
+
+
+def _open_all(states: dict[tuple[int, ...], Array], sizes: list[int], variants: bool) -> dict[tuple[int, ...], Array]:
+    """Start recording the classes opening at a step, all their cards left; with ``variants``,
+    also each with one card fewer, at no deals (so that the way back reaches those states)."""
+    out: dict[tuple[int, ...], Array] = {}
+    for s, a in states.items():
+        out[(*s, *sizes)] = a
+        if variants:
+            for j in range(len(sizes)):
+                fewer = list(sizes)
+                fewer[j] -= 1
+                out[(*s, *fewer)] = np.zeros_like(a)
+    return out
+
+
+def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[int, int], Array]]:
+    """``_Walk.run`` with odds, for a board with no "not all" requirement, with a batch of one
+    family per *player* (and set of its requirements a card would meet), not one per class.
+
+    The deals with a card of class K at player q are those of the position with K one card
+    short, q's slots one fewer and q's requirements that hold K switched off. The last two
+    change q's step only: a family carries them, forward from q's step and back from it (family
+    0 is the position itself). The first changes only where K starts being recorded: for a class
+    that couples players, just before its first player in the walk, where the walk records it
+    one card short too, at no deals, so that the way back has the ways to finish from there; the
+    families meet the position itself there (forward if q comes before, back if at or after),
+    one product per state. A class private to one player is one card short in that player's
+    step, met there. The free cards' share is what is left of each player's slots.
+    """
+    order = board.order
+    position = {q: i for i, q in enumerate(order)}
+    players = range(len(board.players))
+    classes = board.classes
+    first: dict[int, list[int]] = {}
+    private: dict[int, list[int]] = {}
+    for i, cls in enumerate(classes):
+        if cls.involved.bit_count() > 1:
+            first.setdefault(order[min(position[q] for q in players if cls.involved >> q & 1)], []).append(i)
+        else:
+            private.setdefault(cls.involved.bit_length() - 1, []).append(i)
+    # Families numbered from 1 in the walk's order of their players (0: the position itself).
+    families: dict[tuple[int, frozenset[int]], int] = {}
+    family_of: dict[tuple[int, int], int] = {}
+    for q in order:
+        for i, cls in enumerate(classes):
+            if board.mask_of(i) >> q & 1:
+                meets = frozenset(j for j in cls.reqs if board.reqs[j][1] == q)
+                family_of[(i, q)] = families.setdefault((q, meets), len(families) + 1)
+    nf = len(families) + 1
+    walk = _Walk(board, primes, odds=False, plain=nf)
+    k, d, p = len(primes), board.n + 1, walk.p
+    extra = {q: np.zeros(nf, dtype=np.int64) for q in players}
+    off = {q: np.zeros((nf, len(board.reqs)), dtype=bool) for q in players}
+    for (q, meets), f in families.items():
+        extra[q][f] = 1
+        off[q][f, list(meets)] = True
+    fam_position = np.array([-1] + [position[q] for q, _ in families], dtype=np.int64)
+    ways: dict[tuple[int, int], Array] = {}
+
+    def give(i: int, summed: Array, q: int, later: bool) -> None:
+        """To the families of class i's players before q (or at and after it, or after it)."""
+        for who in players:
+            f = family_of.get((i, who))
+            if f is not None and _side(position[who], position[q], i in private.get(q, [])) == later:
+                ways[(i, who)] = summed[:, f]
+
+    def families_of(q: int, width: int) -> list[_Slot]:
+        return [(i, np.full(width, int(c[0]), dtype=np.int64)) for i, c in actives[q]]
+
+    def short_of(i: int, q: int, extra_: Array, off_: Array) -> Factors:
+        """The step at q with the private class i one card short."""
+        walk.init[:, i] -= 1
+        try:
+            return walk._factors(q, reached[q], families_of(q, nf), extra_, off_, regroup[q])
+        finally:
+            walk.init[:, i] += 1
+
+    def rows(a: Array, at: int, count: int) -> Array:
+        """``a`` with ``count`` copies of its first row (the position's) put in at ``at``."""
+        return np.concatenate([a[:, :at], np.repeat(a[:, :1], count, axis=1), a[:, at:]], axis=1)
+
+    # Forward: the families start from the position's row at their player's step; the arrays
+    # hold the position and the families started so far (numbered in the walk's order).
+    up_to = [1 + int((fam_position[1:] <= r).sum()) for r in range(len(order))]
+    states: dict[tuple[int, ...], Array] = {(): np.zeros((k, 1, d), dtype=np.int64)}
+    states[()][:, 0, 0] = 1
+    active: list[_Slot] = []
+    pre_open: dict[int, dict[tuple[int, ...], Array]] = {}
+    reached: dict[int, dict[tuple[int, ...], Array]] = {}
+    regroup: dict[int, list[list[int]]] = {}
+    actives: dict[int, list[_Slot]] = {}
+    reach = done = 0
+    width = 1
+    for q in order:
+        if q in first:
+            pre_open[q] = states
+            states = _open_all(states, [len(classes[i].cards) for i in first[q]], True)
+            active += [(i, walk.init[:1, i]) for i in first[q]]
+        actives[q] = list(active)
+        grown = up_to[position[q]]
+        states = {s: rows(a, width, grown - width) for s, a in states.items()}
+        width = grown
+        reached[q] = states
+        done |= 1 << q
+        alike: dict[tuple[int, int], list[int]] = {}
+        for t, (i, _) in enumerate(active):
+            if classes[i].involved & ~done:
+                alike.setdefault(board.future(classes[i], done), []).append(t)
+        regroup[q] = list(alike.values())
+        factors = walk._factors(q, states, families_of(q, width), extra[q][:width], off[q][:width], regroup[q])
+        states = walk._forward(factors, states, board.slots[q], reach)
+        reach += board.slots[q]
+        active = [(active[g[0]][0], sum((active[t][1] for t in g[1:]), active[g[0]][1])) for g in regroup[q]]
+    weights = np.ascontiguousarray(walk.fact[:, board.n - np.arange(d)][:, None, :])
+    end = states.get(())
+    total = np.zeros(k, dtype=np.int64)
+    if end is not None:
+        total = (end[:, 0] * weights[:, 0] % p[:, 0]).sum(axis=1) % p[:, 0, 0]
+    # Back: the families start from the position's row at their player's step; the arrays hold
+    # the position and the families started so far, the last in the walk's order first.
+    from_ = [1 + int((fam_position[1:] < r).sum()) for r in range(len(order))]
+    back: dict[tuple[int, ...], Array] = {(): weights}
+    start = nf
+    for q in reversed(order):
+        r = position[q]
+        later = {t: rows(b, 1, start - from_[r]) for t, b in back.items()}
+        start = from_[r]
+        chosen = np.array([0, *range(start, nf)], dtype=np.int64)
+        if q in private:
+            # Every family, met with the position's own row the other way: those of players up
+            # to q forward, the others back.
+            full_going = {s: rows(a, a.shape[1], nf - a.shape[1]) for s, a in reached[q].items()}
+            full_gone = {t: rows(b, 1, start - 1) for t, b in later.items()}
+            for i in private[q]:
+                met = walk._meet(short_of(i, q, extra[q], off[q]), full_going, full_gone, board.slots[q])
+                give(i, met, q, later=False)
+                give(i, met, q, later=True)
+        factors = walk._factors(
+            q, reached[q], families_of(q, len(chosen)), extra[q][chosen], off[q][chosen], regroup[q]
+        )
+        back = walk._backward(factors, later, board.slots[q])
+        if q in first:
+            sizes = [len(classes[i].cards) for i in first[q]]
+            for j, i in enumerate(first[q]):
+                fewer = [*sizes]
+                fewer[j] -= 1
+                forward_sum = np.zeros((k, nf), dtype=np.int64)
+                backward_sum = np.zeros((k, nf), dtype=np.int64)
+                for s, a in pre_open[q].items():
+                    b = back.get((*s, *fewer))
+                    if b is not None:
+                        forward_sum[:, : a.shape[1]] += (a * b[:, :1] % p).sum(axis=2) % p[:, :, 0]
+                        backward_sum[:, chosen] += (a[:, :1] * b % p).sum(axis=2) % p[:, :, 0]
+                give(i, forward_sum % p[:, :, 0], q, later=False)
+                give(i, backward_sum % p[:, :, 0], q, later=True)
+            back = walk._unopen(back, families_of(q, len(chosen))[-len(first[q]) :])
+    shares: dict[tuple[int, int], Array] = {}
+    for key in family_of:
+        shares[key] = ways.get(key, np.zeros(k, dtype=np.int64))
+    if board.free:
+        primes_ = p[:, 0, 0]
+        inv_free = np.array([pow(len(board.free), -1, int(x)) for x in primes_], dtype=np.int64)
+        for who in players:
+            rest = total * board.slots[who] % primes_
+            for i, cls in enumerate(classes):
+                if (i, who) in shares:
+                    rest = (rest - len(cls.cards) * shares[(i, who)]) % primes_
+            shares[(-1, who)] = rest * inv_free % primes_
+    return total, shares
+
+
+def _side(who: int, at: int, private: bool) -> bool:
+    """Whether a player (by position in the walk) meets a class opening at ``at`` coming back
+    (at or after it; for a private class, only after it: its own player's step is the forward
+    meet's)."""
+    return who > at if private else who >= at

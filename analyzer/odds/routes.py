@@ -45,9 +45,9 @@ class Routes:
       (both fitted on this project's machine: about 400 ns and 1 ns), for saying how long a
       view past the budget would take.
     - ``books_likely``: the same, as the book-by-book count usually turns out (its plan errs high,
-      5 to 160 times on probing openings): a view whose board walk is past the budget is counted
-      book by book when this says it fits the budget; else by the walk when its estimate over
-      ``walk_likely`` does (on the biggest views the estimate errs high 75 to 270 times).
+      5 to 160 times on probing openings), and ``walk_likely`` what the walk's estimate is over
+      what it usually takes (it errs high 25 to 330 times on the biggest views): a view whose
+      board walk is past the budget goes to the one likely the faster of those likely to fit it.
     - ``books_versus_walk``: one unit of the plan's cost in nanoseconds of the walk's estimate,
       for choosing between them below the budget (and with ``books_cheap``). Both estimates err
       high, the plan's the more (it ignores the sparse way through a book, which the views of
