@@ -80,9 +80,9 @@ def information(before: int, after: int) -> float:
 def route(pos: Position, odds: bool = True, routes: Routes = DEFAULT) -> Counter:
     """The counter for a view: the book-by-book count when it is cheap and fits its memory bound;
     else the board walk when it is cheap; else the book-by-book count when it is cheaper (by
-    ``Routes.books_versus_walk``); else the walk when it fits the budget, else the one that likely
-    does. ``TooLarge`` when neither fits the budget (``Routes.budget_ns``, ``Routes.max_states``,
-    ``Routes.books_likely``, ``Routes.walk_likely``)."""
+    ``Routes.books_versus_walk``); else the walk when it fits the budget, else the one likely the
+    faster of those likely to fit it. ``TooLarge`` when neither fits the budget
+    (``Routes.budget_ns``, ``Routes.max_states``, ``Routes.books_likely``, ``Routes.walk_likely``)."""
     from .boards import Board
 
     return Counter.BOARDS if isinstance(_counter(pos, odds, routes), Board) else Counter.BOOKS

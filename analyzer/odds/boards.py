@@ -164,6 +164,28 @@ class Board:
                 merged[key] = merged.get(key, 0) + len(k.cards)
         return math.prod(left + 1 for left in merged.values())
 
+    def openings(self) -> dict[int, list[int]]:
+        """The classes that couple players, by the player before whose step the walk starts
+        recording them: their first in the walk's order."""
+        position = {q: i for i, q in enumerate(self.order)}
+        first: dict[int, list[int]] = {}
+        for i, cls in enumerate(self.classes):
+            if cls.involved.bit_count() > 1:
+                at = min(position[q] for q in range(len(self.players)) if cls.involved >> q & 1)
+                first.setdefault(self.order[at], []).append(i)
+        return first
+
+    def regroup(self, active: Sequence[_Slot], done: int) -> list[list[int]]:
+        """Once the players ``done`` are walked: the open slots still recorded, those alike for
+        every player to come together (classes no player to come is concerned by go with the
+        multinomial)."""
+        alike: dict[tuple[int, int], list[int]] = {}
+        for t, (i, _) in enumerate(active):
+            cls = self.classes[i]
+            if cls.involved & ~done:
+                alike.setdefault(self.future(cls, done), []).append(t)
+        return list(alike.values())
+
     def reqs_of(self, players: int) -> int:
         """The requirements of these players, as bits over ``reqs``."""
         return sum(bits for q, bits in enumerate(self.reqs_by_player) if players >> q & 1)
@@ -265,6 +287,11 @@ _Slot = tuple[int, Array]  # an open class (standing for those merged into it), 
 Factors = dict[tuple[tuple[int, ...], tuple[int, ...]], Array]  # a step's factor per (state before, state after)
 
 
+def _merge(active: list[_Slot], groups: list[list[int]]) -> list[_Slot]:
+    """The open slots once regrouped: each group one slot, its cards added up per family."""
+    return [(active[g[0]][0], sum((active[t][1] for t in g[1:]), active[g[0]][1])) for g in groups]
+
+
 def _merged(key: tuple[int, ...], groups: list[list[int]]) -> tuple[int, ...]:
     """A state's key once the open classes are regrouped: one count per group (classes left out
     are no longer recorded)."""
@@ -322,12 +349,7 @@ class _Walk:
         the free cards, player) the deals with one card of it at the player."""
         board = self.board
         k, nb, d = len(self.primes), self.nb, board.n + 1
-        first: dict[int, list[int]] = {}
-        position = {q: i for i, q in enumerate(board.order)}
-        for i, cls in enumerate(board.classes):
-            if cls.involved.bit_count() > 1:
-                at = [position[q] for q in range(len(board.players)) if cls.involved >> q & 1]
-                first.setdefault(board.order[min(at)], []).append(i)
+        first = board.openings()
         start = np.zeros((k, nb, d), dtype=np.int64)
         start[:, :, 0] = 1
         # The open slots: a class (standing for every class merged into it) and its cards at the
@@ -351,16 +373,11 @@ class _Walk:
             # and classes alike for every player to come become one count: the step's ways go
             # straight to those states.
             done |= 1 << q
-            alike: dict[tuple[int, int], list[int]] = {}
-            for t, (i, _) in enumerate(active):
-                cls = board.classes[i]
-                if cls.involved & ~done:
-                    alike.setdefault(board.future(cls, done), []).append(t)
-            regroup[q] = list(alike.values())
+            regroup[q] = board.regroup(active, done)
             steps[q] = self._factors(q, states, active, no_extra, self.off, regroup[q])
             states = self._forward(steps[q], states, board.slots[q], reach)
             reach += board.slots[q]
-            active = [(active[g[0]][0], sum((active[t][1] for t in g[1:]), active[g[0]][1])) for g in regroup[q]]
+            active = _merge(active, regroup[q])
         # Cards not used go anywhere: (n - used)! ways for all the players' 1 / (slots - used)!.
         weights = np.broadcast_to(self.fact[:, board.n - np.arange(d)][:, None, :], (k, nb, d))
         a = states.get(())
@@ -512,8 +529,10 @@ class _Walk:
 
         A family differs from the others at this step only in what the step reads of it: its
         cards of the player's classes, its requirements of the player switched off, and its
-        ``extra``. Most families read the same (their card was taken from a class the player is
-        not concerned by), so the factors are made once per distinct reading and copied out."""
+        ``extra``. Most families read the same (a family per class: its card was taken from a
+        class the player is not concerned by; a family per player: it starts at another step), so
+        the factors are made once per distinct reading and copied out. Families alike but for
+        where they start share ``init``'s rows, so the first ``len(extra)`` stand for them all."""
         board = self.board
         mine = [j for j, (_, p, _) in enumerate(board.reqs) if p == q]
         private = [i for i, k in enumerate(board.classes) if k.involved == 1 << q]
@@ -749,12 +768,10 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
     position = {q: i for i, q in enumerate(order)}
     players = range(len(board.players))
     classes = board.classes
-    first: dict[int, list[int]] = {}
+    first = board.openings()
     private: dict[int, list[int]] = {}
     for i, cls in enumerate(classes):
-        if cls.involved.bit_count() > 1:
-            first.setdefault(order[min(position[q] for q in players if cls.involved >> q & 1)], []).append(i)
-        else:
+        if cls.involved.bit_count() == 1:
             private.setdefault(cls.involved.bit_length() - 1, []).append(i)
     # Families numbered from 1 in the walk's order of their players (0: the position itself).
     families: dict[tuple[int, frozenset[int]], int] = {}
@@ -820,15 +837,11 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
         width = grown
         reached[q] = states
         done |= 1 << q
-        alike: dict[tuple[int, int], list[int]] = {}
-        for t, (i, _) in enumerate(active):
-            if classes[i].involved & ~done:
-                alike.setdefault(board.future(classes[i], done), []).append(t)
-        regroup[q] = list(alike.values())
+        regroup[q] = board.regroup(active, done)
         factors = walk._factors(q, states, families_of(q, width), extra[q][:width], off[q][:width], regroup[q])
         states = walk._forward(factors, states, board.slots[q], reach)
         reach += board.slots[q]
-        active = [(active[g[0]][0], sum((active[t][1] for t in g[1:]), active[g[0]][1])) for g in regroup[q]]
+        active = _merge(active, regroup[q])
     weights = np.ascontiguousarray(walk.fact[:, board.n - np.arange(d)][:, None, :])
     end = states.get(())
     total = np.zeros(k, dtype=np.int64)
