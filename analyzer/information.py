@@ -89,19 +89,29 @@ def ask_information(
         return found
     if workers <= 1 and progress is None:
         return _information_between(game, (1, last))
-    size = max(1, -(-last // (4 * max(1, workers))))
-    spans = [(lo, min(last, lo + size - 1)) for lo in range(1, last + 1, size)]
+    spans = ask_spans(last, workers)
     parts = game_map(_information_between, game, spans, workers, counter(len(spans), progress))
     return [a for part in parts for a in part]
 
 
+def ask_spans(last: int, workers: int) -> list[tuple[int, int]]:
+    """Events 1..last cut into stretches for ``workers`` processes, about four each."""
+    size = max(1, -(-last // (4 * max(1, workers))))
+    return [(lo, min(last, lo + size - 1)) for lo in range(1, last + 1, size)]
+
+
+def ask_counts(game: Game, span: tuple[int, int], steps: bool = True) -> tuple[dict[int, int], dict[int, int]]:
+    """The public view's deals once each ask of events ``first..last`` is made (``asker_counts``)
+    and, with ``steps``, after each step from the one before the stretch to its end."""
+    first, last = span
+    tracker, count = ViewTracker(game, PUBLIC), deal_counter()
+    deals = {at: count(tracker.position(at)) for at in range(first - 1, last + 1)} if steps else {}
+    return deals, asker_counts(game, span, tracker, count)
+
+
 def _information_between(game: Game, span: tuple[int, int]) -> list[AskInformation]:
     """The information of the asks among events ``first..last``."""
-    first, last = span
-    tracker = ViewTracker(game, PUBLIC)
-    count = deal_counter()
-    deals = {at: count(tracker.position(at)) for at in range(first - 1, last + 1)}
-    return told_by_asks(game, span, deals, asker_counts(game, span, tracker, count))
+    return told_by_asks(game, span, *ask_counts(game, span))
 
 
 def deal_counter() -> Callable[[Position], int]:

@@ -14,7 +14,7 @@ import base64
 import hashlib
 import html
 import json
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -82,9 +82,14 @@ def odds_table(
     exactly (house rule ``must-declare``) has None.
     """
     jobs = odds_jobs(views, last, worked_out or {}, workers)
+    return gather_odds(views, zip(jobs, game_map(count_steps, game, jobs, workers), strict=True))
+
+
+def gather_odds(views: Sequence[str], counted: Iterable[tuple[OddsJob, list[StepOdds | None]]]) -> OddsTable:
+    """The odds of each view by step, from the counts of its jobs (``odds_jobs``, ``count_steps``)."""
     table: OddsTable = {v: {} for v in views}
-    for (view, steps, _), counted in zip(jobs, game_map(count_steps, game, jobs, workers), strict=True):
-        table[view].update(zip(steps, counted, strict=True))
+    for (view, steps, _), odds in counted:
+        table[view].update(zip(steps, odds, strict=True))
     return {v: dict(sorted(table[v].items())) for v in views}
 
 

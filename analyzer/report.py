@@ -52,7 +52,6 @@ from .replay_page import (
     Explanations,
     OddsTable,
     Shares,
-    add_odds,
     replay_data,
     replay_file,
     replay_link,
@@ -69,7 +68,7 @@ from .tactics import (
     claimable,
     mistake_moment,
 )
-from .wording import plural
+from .wording import plural, seen_by
 
 MARKS = {"known": "●", "possible": "○", "impossible": "·"}
 OUTCOME_TEXT = {
@@ -157,8 +156,7 @@ def write_report(
     for path, data in zip(paths, pages, strict=True):
         write_bytes_atomic(path, data, inputs=inputs)
     if page is not None:
-        if studied.odds and studied.tables is not None:
-            add_odds(page, studied.analysis, studied.found, studied.tables)
+        studied.put_odds(page)
         write_page(game, out, page)
     return files
 
@@ -577,7 +575,7 @@ def _mark(holders: tuple[str, ...], player: str) -> Inline:
 
 
 def _legend(view: str, odds: bool) -> Para:
-    seen = "the public" if view == PUBLIC else view
+    seen = seen_by(view)
     possible: tuple[Inline, ...] = (
         ("the exact odds of a possible holder (shaded by how likely), counting every deal that fits, ",)
         if odds
@@ -708,7 +706,7 @@ def _mistake_detail(
         blocks.append(grids.table(view, at, book.cards))
     lines = [_told(e) for e in m.explanations] or _known_why(game, why.get(view, {}).get(at, {}), m)
     if lines:
-        seen = "the public" if view == PUBLIC else view
+        seen = seen_by(view)
         summary = (f"Why: how {seen} could know it, from the record",)
         blocks.append(Details(summary, (Items(tuple(lines)),)))
     return tuple(blocks)

@@ -15,17 +15,27 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .analysis import Analysis, Progress, analyze, hand_views, worth_workers
 from .errors import UsageError
 from .hindsight import deal_in_hindsight
-from .information import AskInformation, asker_counts, deal_counter, told_by_asks
+from .information import AskInformation, ask_counts, ask_spans, deal_counter, told_by_asks
 from .knowledge import PUBLIC, ViewTracker
 from .pool import GameTasks, Task
 from .record import Ask, Claim
 from .replay import Game
-from .replay_page import Explanations, OddsJob, OddsTable, StepOdds, count_steps, mistake_explanations, odds_jobs
+from .replay_page import (
+    Explanations,
+    OddsJob,
+    OddsTable,
+    StepOdds,
+    add_odds,
+    count_steps,
+    gather_odds,
+    mistake_explanations,
+    odds_jobs,
+)
 from .tactics import MistakeReport, explain_mistakes, mistakes, quote_odds
 
 if TYPE_CHECKING:
@@ -67,10 +77,8 @@ class Study:
         self._settled = True
         from .odds import TooLarge
 
-        tables: OddsTable = {v: {} for v in self.analysis.views} if self.every_step else {}
-        for (view, steps, _), counted in self._counts:
-            tables[view].update(zip(steps, counted.result(), strict=True))
-        self.tables = {v: dict(sorted(steps.items())) for v, steps in tables.items()}
+        views = list(self.analysis.views) if self.every_step else []
+        self.tables = gather_odds(views, ((job, counted.result()) for job, counted in self._counts))
         if self._unquoted:
             try:
                 self.found = quote_odds(self.analysis, self.found, progress=self._quoting, counted=self._counted())
@@ -93,6 +101,13 @@ class Study:
             if isinstance(e, Ask) and (step := self.tables.get(e.asker, {}).get(m.event - 1)) is not None:
                 counted[(e.asker, m.event - 1)] = step.shares()
         return counted
+
+    def put_odds(self, data: dict[str, Any]) -> None:
+        """Put the odds counted for every step into a replay page's data (``replay_data``), once
+        they are in; nothing when they were left out."""
+        self.settle()
+        if self.tables is not None:
+            add_odds(data, self.analysis, self.found, self.tables)
 
     def _told(self, public: dict[int, StepOdds | None]) -> list[AskInformation]:
         """The bits of every ask, from the deals counted for them and for the public view's odds."""
@@ -153,8 +168,7 @@ def study(
             tick = _ticks(len(jobs), counting)
             counts = [(job, tasks.submit(count_steps, job, tick)) for job in jobs]
         if bits:
-            size = max(1, -(-last // (4 * max(1, workers))))
-            spans = [((lo, min(last, lo + size - 1)), not every_step) for lo in range(1, last + 1, size)]
+            spans = [(span, not every_step) for span in ask_spans(last, workers)]
             tick = _ticks(len(spans), asking)
             asked = [(span, tasks.submit(_ask_counts, span, tick)) for span in spans]
         if analysis is None:
@@ -205,12 +219,8 @@ def report_moments(game: Game, last: int, moments: Sequence[int] | None) -> list
 
 
 def _ask_counts(game: Game, job: AskJob) -> tuple[dict[int, int], dict[int, int]]:
-    """The public view's deals once each ask of a stretch is made (``asker_counts``), and, when
-    asked for, after each step from the one before the stretch to its end."""
-    (first, last), steps = job
-    tracker, count = ViewTracker(game, PUBLIC), deal_counter()
-    deals = {at: count(tracker.position(at)) for at in range(first - 1, last + 1)} if steps else {}
-    return deals, asker_counts(game, (first, last), tracker, count)
+    """``information.ask_counts`` of a stretch, in a worker."""
+    return ask_counts(game, *job)
 
 
 def _ticks(total: int, progress: Progress | None) -> Callable[[], None] | None:

@@ -108,7 +108,7 @@ def replay_cmd(
 
     if odds:
         start_early(WORKERS)  # the workers' server starts while the record is read
-    from analyzer.replay_page import add_odds, replay_data, write_page
+    from analyzer.replay_page import replay_data, write_page
     from analyzer.study import study
 
     game = load_game(path, lenient)
@@ -118,9 +118,7 @@ def replay_cmd(
         study(game, odds, True, WORKERS, bars.stage, bits=False) as studied,
     ):
         data = replay_data(game, studied.analysis, studied.found, why=studied.why)  # while the workers count
-        studied.settle()
-        if studied.odds and studied.tables is not None:
-            add_odds(data, studied.analysis, studied.found, studied.tables)
+        studied.put_odds(data)
         page = write_page(game, out_dir, data)
     if studied.left_out is not None:
         err.print(f"odds left out of the replay page: {plain(studied.left_out)}")
