@@ -87,6 +87,13 @@ def solve_position(tracker: ViewTracker, at: int) -> tuple[Position, Holders]:
         raise first_unfit(tracker, at) from None
 
 
+def check_fits(game: Game) -> None:
+    """Raise Contradiction when no deal fits the whole record, in public or with a hand, naming
+    the first event after which none does (a deal that fits the whole record fits every part)."""
+    for view in hand_views(game):
+        solve_position(ViewTracker(game, view), len(game.events))
+
+
 def first_unfit(tracker: ViewTracker, upto: int) -> Contradiction:
     """Binary search for the first step that no deal fits (fitting only shrinks as events come)."""
     lo, hi = 0, upto  # the answer is in [lo, hi]; step hi is known to fail

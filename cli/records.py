@@ -109,19 +109,14 @@ def validate(
 
 def validate_one(path: Path, lenient: bool, json_out: bool) -> tuple[dict[str, object], int]:
     """Check one record: its result for --json, and its exit status (printing what it found)."""
-    from analyzer.analysis import hand_views, solve_position
-    from analyzer.knowledge import ViewTracker
+    from analyzer.analysis import check_fits
     from analyzer.record import number_warnings
     from analyzer.wording import plural
 
     game = load_game(path, lenient=lenient, warn=False)
     name = game.record.path or str(path)
     if not game.violations:
-        # No rule broken in public: now check that some deal fits, in public and with each hand.
-        # After the last event is enough (a deal that fits the whole record fits every part of
-        # it); where none fits, the error names the first event after which none does.
-        for view in hand_views(game):
-            solve_position(ViewTracker(game, view), len(game.events))
+        check_fits(game)  # no rule broken in public: now check that some deal fits
     warnings = number_warnings(game.record)
     result = {
         "path": str(path),

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
     from analyzer.cards import Card
     from analyzer.record import Comment, Event, Record
-    from analyzer.replay import Game
 
 COMMANDS = ("undo", "who-has", "claims", "status", "help", "quit")
 HELP = """Enter one event a line, as in a record (the number and a '# comment' are optional):
@@ -54,10 +53,11 @@ class Scoring:
     def resume(cls, path: Path) -> Scoring:
         """Continue the record in ``path``: it must be legal so far."""
         from analyzer import record as fish
+        from analyzer.analysis import check_fits
 
         record = fish.load(path)
         scoring = cls(path, record)
-        scoring.check_fits(scoring.game)
+        check_fits(scoring.game)
         return scoring
 
     def save(self, record: Record | None = None) -> None:
@@ -72,6 +72,7 @@ class Scoring:
         """Read, check and keep one line; raises (keeping nothing) when it cannot be read, breaks
         a rule or leaves no deal that fits. None for a blank line."""
         from analyzer import record as fish
+        from analyzer.analysis import check_fits
         from analyzer.record import read_event
         from analyzer.replay import replay
 
@@ -80,19 +81,10 @@ class Scoring:
             return None
         candidate = fish.loads(fish.dumps(replace(self.record, body=[*self.record.body, item])), str(self.path))
         game = replay(candidate)
-        self.check_fits(game)
+        check_fits(game)
         self.save(candidate)  # first: an entry the file does not hold is not kept
         self.record, self.game = candidate, game
         return candidate.body[-1]
-
-    def check_fits(self, game: Game) -> None:
-        """Raise Contradiction when no deal fits the record now, in public or with a hand."""
-        from analyzer.analysis import solve_position
-        from analyzer.knowledge import PUBLIC, ViewTracker
-
-        at = len(game.events)
-        for view in (PUBLIC, *game.record.hands):
-            solve_position(ViewTracker(game, view), at)
 
     def undo(self) -> Event | Comment | None:
         """Take the last line entered back (an event or a comment); None when there is none."""
