@@ -486,11 +486,6 @@ class BotTable(Simulation):
             raise IllegalMove(f"{name}'s claim of {move.book.name} names an opponent")
         self.claim(seat, b, dict(sorted(said.items())))
 
-    def state(self) -> PlayState:
-        claimed = {self.books[b].name: 1 for b in range(len(self.books)) if b not in self.live}
-        counts = {self.names[p]: n for p, n in enumerate(self.counts)}
-        return PlayState(self.rules, self.table, counts, self.names[self.turn], claimed)
-
 
 def play_deal(bots: tuple[str, str], players: int = 6, rules: GameRules | None = None, seed: int = 0) -> Record:
     """One complete game between two bots (``bots[0]`` has the first seat) on the deal of ``seed``."""
