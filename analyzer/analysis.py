@@ -6,7 +6,7 @@ This is what tactics, reports and batches are built on, so it is computed once p
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -73,6 +73,13 @@ class Analysis:
 def hand_views(game: Game) -> list[str]:
     """``public`` and every player with a ``Hand`` line, in seat order."""
     return [PUBLIC, *game.record.hands]
+
+
+def judged_views(game: Game, worked_out: Mapping[str, object], views: Sequence[str] | None = None) -> list[str]:
+    """The views a game is judged in: ``views`` (default ``hand_views``), then each player
+    whose hand the record works out (``worked_out``) not among them."""
+    names = list(views) if views is not None else hand_views(game)
+    return names + [p for p in game.record.players if p in worked_out and p not in names]
 
 
 def solve_position(tracker: ViewTracker, at: int) -> tuple[Position, Holders]:
@@ -159,9 +166,8 @@ def analyze(
     are solved in worker processes (for short records, in this process). ``progress(done,
     total)`` is called as each view is done.
     """
-    names = [resolve_view(game.record, v) for v in views] if views is not None else hand_views(game)
     extra = dict(worked_out or {})
-    names += [p for p in game.record.players if p in extra and p not in names]
+    names = judged_views(game, extra, None if views is None else [resolve_view(game.record, v) for v in views])
     last = len(game.events) if upto is None else upto
     done = counter(len(names), progress)
     jobs = [(name, last, extra.get(name)) for name in names]

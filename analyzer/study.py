@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .analysis import Analysis, Progress, analyze, hand_views, worth_workers
+from .analysis import Analysis, Progress, analyze, judged_views, worth_workers
 from .errors import UsageError
 from .hindsight import deal_in_hindsight
 from .information import AskInformation, ask_counts, ask_spans, deal_counter, told_by_asks
@@ -155,8 +155,7 @@ def study(
     with GameTasks(game, workers) as tasks:
         last = game.trusted_until
         worked_out = deal_in_hindsight(game).worked_out if analysis is None else analysis.worked_out
-        views = hand_views(game)
-        views += [p for p in game.record.players if p in worked_out and p not in views]
+        views = judged_views(game, worked_out)
         if analysis is None and worth_workers(len(views), last):  # solved in the workers first
             analysis = analyze(game, upto=last, workers=workers, worked_out=worked_out, progress=solving)
         if analysis is not None:

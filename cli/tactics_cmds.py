@@ -80,13 +80,13 @@ def _analyzed(path: Path, at: int | None, lenient: bool) -> tuple[Game, int, Ana
     """Every view to judge at step ``at`` (default: the end), hands worked out from the record
     included: threats and lockouts are of one moment, so each view is solved at that step alone
     (where no deal fits, the error names the first event after which none does)."""
-    from analyzer.analysis import Analysis, ViewAnalysis, hand_views, solve_position, view_tracker
+    from analyzer.analysis import Analysis, ViewAnalysis, judged_views, solve_position, view_tracker
     from analyzer.hindsight import deal_in_hindsight
 
     game = load_game(path, lenient)
     n = check_at(game, at)
     worked_out = deal_in_hindsight(game).worked_out
-    views = hand_views(game) + [p for p in game.record.players if p in worked_out and p not in game.record.hands]
+    views = judged_views(game, worked_out)
 
     class AtOneStep(ViewAnalysis):
         def at(self, step: int) -> Holders:

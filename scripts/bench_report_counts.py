@@ -4,7 +4,7 @@
 
 The jobs are the report's (``study``): the exact odds of every step of every view, in the
 stretches ``odds_jobs`` cuts for N workers (``count_steps``), and the deals once each ask is made
-(``_ask_counts``), one after the other in this process. Prints the processor time of each part
+(``information.ask_counts``), one after the other in this process. Prints the processor time of each part
 (``time.process_time``): what the workers spend counting, without their start-up.
 """
 
@@ -13,13 +13,13 @@ from __future__ import annotations
 import argparse
 import time
 
-from analyzer.analysis import hand_views
+from analyzer.analysis import judged_views
 from analyzer.hindsight import deal_in_hindsight
+from analyzer.information import ask_counts, ask_spans
 from analyzer.odds import keep_freed_memory
 from analyzer.record import load
 from analyzer.replay import replay
 from analyzer.replay_page import count_steps, odds_jobs
-from analyzer.study import _ask_counts
 
 
 def main() -> None:
@@ -30,19 +30,17 @@ def main() -> None:
     keep_freed_memory()
     game = replay(load(args.record))
     worked_out = deal_in_hindsight(game).worked_out
-    views = hand_views(game)
-    views += [p for p in game.record.players if p in worked_out and p not in views]
+    views = judged_views(game, worked_out)
     last = game.trusted_until
     jobs = odds_jobs(views, last, worked_out, args.workers)
-    size = max(1, -(-last // (4 * max(1, args.workers))))
-    spans = [((lo, min(last, lo + size - 1)), False) for lo in range(1, last + 1, size)]
+    spans = ask_spans(last, args.workers)
     start = time.process_time()
     for job in jobs:
         count_steps(game, job)
     steps = time.process_time() - start
     start = time.process_time()
     for span in spans:
-        _ask_counts(game, span)
+        ask_counts(game, span, steps=False)
     asks = time.process_time() - start
     print(f"odds of every step: {steps:.3f} s ({len(jobs)} jobs); asks: {asks:.3f} s; together {steps + asks:.3f} s")
 
