@@ -17,7 +17,7 @@ from analyzer.cards import DeckKind
 from analyzer.errors import HalfsuitError
 from analyzer.rules import HouseRule, RuleSet
 
-from .main import PROCESS, interrupted
+from .main import PROCESS, by_interrupt, interrupted
 from .terminal import escape
 
 # The library and rich load inside the functions that use them: a command imports what it
@@ -118,6 +118,10 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
             raise typer.Exit(exc.exit_code if isinstance(exc, HalfsuitError) else 2) from None
         except KeyboardInterrupt:
             raise typer.Exit(interrupted()) from None
+        except Exception as exc:
+            if by_interrupt(exc):
+                raise typer.Exit(interrupted()) from None
+            raise
 
     return wrapper
 

@@ -32,6 +32,10 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         raise SystemExit(interrupted()) from None
+    except Exception as exc:
+        if by_interrupt(exc):
+            raise SystemExit(interrupted()) from None
+        raise
     except SystemExit as exc:
         if exc.code == INTERRUPTED and not _said:  # typer's own exit on Ctrl-C says nothing
             interrupted()
@@ -59,6 +63,19 @@ def interrupted() -> int:
         # reports it as an 'exception ignored'): after Ctrl-C that is not news.
         sys.unraisablehook = _quiet
     return INTERRUPTED
+
+
+def by_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` was caused by Ctrl-C: Python wraps a KeyboardInterrupt that comes while a
+    class is being made (as a library loads) in a RuntimeError."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def _quiet(unraisable: Any) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 
 import polars as pl
 import pytest
+import typer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -613,12 +614,39 @@ def test_main_turns_an_interrupt_anywhere_into_one_line(
     def typer_exit(*args: object, **kwargs: object) -> None:
         raise SystemExit(130)  # what typer does, silently, on Ctrl-C while it reads the arguments
 
-    for call in (interrupt, typer_exit):
+    def while_a_class_is_made(*args: object, **kwargs: object) -> None:
+        # Ctrl-C as a library makes a class: Python 3.11 wraps it in a RuntimeError
+        raise RuntimeError("Error calling __set_name__") from KeyboardInterrupt()
+
+    for call in (interrupt, typer_exit, while_a_class_is_made):
         monkeypatch.setattr(type(app), "__call__", call)
         monkeypatch.setattr(main, "_said", [])
         with pytest.raises(SystemExit) as caught:
             main.main()
         assert caught.value.code == 130 and capsys.readouterr().err == "interrupted\n"
+
+
+def test_a_command_interrupted_inside_a_wrapped_error_says_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    @common.handles_errors
+    def command() -> None:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise RuntimeError("Error calling __set_name__") from exc
+
+    monkeypatch.setattr(main, "_said", [])
+    with pytest.raises(typer.Exit) as caught:
+        command()
+    assert caught.value.exit_code == 130 and capsys.readouterr().err == "interrupted\n"
+
+    @common.handles_errors
+    def broken() -> None:
+        raise RuntimeError("a bug")
+
+    with pytest.raises(RuntimeError, match="a bug"):
+        broken()
 
 
 INTERRUPT_WHILE_LOADING = """
