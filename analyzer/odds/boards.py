@@ -350,7 +350,7 @@ class _Walk:
         board = self.board
         k, nb, d = len(self.primes), self.nb, board.n + 1
         first = board.openings()
-        start = np.zeros((k, nb, d), dtype=np.int64)
+        start = np.zeros((k, nb, 1), dtype=np.int64)
         start[:, :, 0] = 1
         # The open slots: a class (standing for every class merged into it) and its cards at the
         # start, per family.
@@ -362,6 +362,7 @@ class _Walk:
         regroup: dict[int, list[list[int]]] = {}
         actives: dict[int, list[_Slot]] = {}
         reach = 0
+        reaches: dict[int, int] = {}
         done = 0
         for q in board.order:
             for i in first.get(q, []):
@@ -375,13 +376,18 @@ class _Walk:
             done |= 1 << q
             regroup[q] = board.regroup(active, done)
             steps[q] = self._factors(q, states, active, no_extra, self.off, regroup[q])
+            reaches[q] = reach
             states = self._forward(steps[q], states, board.slots[q], reach)
             reach += board.slots[q]
             active = _merge(active, regroup[q])
         # Cards not used go anywhere: (n - used)! ways for all the players' 1 / (slots - used)!.
         weights = np.broadcast_to(self.fact[:, board.n - np.arange(d)][:, None, :], (k, nb, d))
         a = states.get(())
-        total = np.zeros((k, nb), dtype=np.int64) if a is None else (a * weights % self.p).sum(axis=2) % self.p[:, :, 0]
+        total = (
+            np.zeros((k, nb), dtype=np.int64)
+            if a is None
+            else (a * weights[:, :, : a.shape[2]] % self.p).sum(axis=2) % self.p[:, :, 0]
+        )
         if not odds:
             return total[:, 0], {}
         # Back: per player, the ways to finish from each state after its step.
@@ -390,7 +396,7 @@ class _Walk:
         for q in reversed(board.order):
             targets = {t for _, t in steps[q]}
             after[q] = {t: back[t] for t in targets if t in back}
-            back = self._backward(steps[q], after[q], board.slots[q])
+            back = self._backward(steps[q], after[q], board.slots[q], reaches[q])
             opened = len(first.get(q, []))
             if opened:
                 back = self._unopen(back, actives[q][-opened:])
@@ -405,7 +411,7 @@ class _Walk:
                         is_at, who, _ = board.reqs[r]
                         off[b, r] = off[b, r] or (is_at and who == q)  # the card at q meets it
             moved = self._factors(q, before[q], actives[q], extra, off, regroup[q])
-            got = self._meet(moved, before[q], after[q], board.slots[q])
+            got = self._meet(moved, before[q], after[q], board.slots[q], reaches[q])
             for kind in [-1, *range(len(board.classes))]:
                 if kind >= 0 and not board.mask_of(kind) >> q & 1:
                     continue
@@ -420,7 +426,9 @@ class _Walk:
         slots: int,
         reach: int,
     ) -> dict[tuple[int, ...], Array]:
-        """Through one player's step: out[target][w] += sum over v of a[s][w - v] * factor[v]."""
+        """Through one player's step: out[target][w] += sum over v of a[s][w - v] * factor[v]. The
+        arrays hold the totals used so far that the players walked can reach (``reach`` before the
+        step, ``reach + slots`` after it)."""
         board = self.board
         nb, p = next(iter(states.values())).shape[1] if states else self.nb, self.p
         reach = min(reach, board.n)
@@ -436,33 +444,37 @@ class _Walk:
             by_target.setdefault(target, []).append((windowed[s], factor))
         out: dict[tuple[int, ...], Array] = {}
         for target, pairs in by_target.items():
-            acc = np.zeros((len(self.primes), nb, board.n + 1), dtype=np.int64)
+            acc = np.zeros((len(self.primes), nb, width), dtype=np.int64)
             # Products of residues below 2**28 add up, a hundred at a time, inside int64.
             for lo in range(0, len(pairs), _SUMS // (slots + 1)):
                 chunk = pairs[lo : lo + _SUMS // (slots + 1)]
                 windows = np.concatenate([w for w, _ in chunk], axis=3)
                 factors_ = np.concatenate([f for _, f in chunk], axis=2)
-                acc[:, :, :width] += np.einsum("kbwj,kbj->kbw", windows, factors_) % p
+                acc += np.einsum("kbwj,kbj->kbw", windows, factors_) % p
             out[target] = acc % p
         return out
 
     @staticmethod
-    def _windows(b: Array, slots: int) -> Array:
-        """Windows of b so that window u holds b[u .. u + slots] (zero past the end)."""
+    def _windows(b: Array, slots: int, reach: int) -> Array:
+        """Windows of b so that window u (0 to ``reach``) holds b[u .. u + slots] (zero past the end)."""
         k, nb, d = b.shape
-        padded = np.zeros((k, nb, d + slots), dtype=np.int64)
-        padded[:, :, :d] = b
-        return np.lib.stride_tricks.sliding_window_view(padded, slots + 1, axis=2)[:, :, :d, :]
+        padded = np.zeros((k, nb, reach + 1 + slots), dtype=np.int64)
+        kept = min(d, reach + 1 + slots)
+        padded[:, :, :kept] = b[:, :, :kept]
+        return np.lib.stride_tricks.sliding_window_view(padded, slots + 1, axis=2)
 
     def _backward(
         self,
         factors: dict[tuple[tuple[int, ...], tuple[int, ...]], Array],
         after: dict[tuple[int, ...], Array],
         slots: int,
+        reach: int,
     ) -> dict[tuple[int, ...], Array]:
         """Back through one player's step: the ways to finish from each state before it,
-        out[s][u] = sum over v of factor[v] * after[target][u + v]."""
-        windows = {t: self._windows(b, slots) for t, b in after.items()}
+        out[s][u] = sum over v of factor[v] * after[target][u + v], for the totals u the players
+        before it reach."""
+        reach = min(reach, self.board.n)
+        windows = {t: self._windows(b, slots, reach) for t, b in after.items()}
         out: dict[tuple[int, ...], Array] = {}
         for (s, target), factor in factors.items():
             if target in windows:
@@ -476,16 +488,18 @@ class _Walk:
         before: dict[tuple[int, ...], Array],
         after: dict[tuple[int, ...], Array],
         slots: int,
+        reach: int,
     ) -> Array:
         """Sum over the step's ways of the counts before it times the ways after it, moved:
-        sum over u and v of before[s][u] * factor[v] * after[target][u + v]."""
+        sum over u and v of before[s][u] * factor[v] * after[target][u + v] (u up to ``reach``)."""
         k, nb = len(self.primes), next(iter(before.values())).shape[1] if before else self.nb
-        windows = {t: self._windows(b, slots) for t, b in after.items()}
+        reach = min(reach, self.board.n)
+        windows = {t: self._windows(b, slots, reach) for t, b in after.items()}
         total = np.zeros((k, nb), dtype=np.int64)
         for (s, target), factor in factors.items():
             if target in windows:
                 # Per v: sum over u of before[s][u] * after[target][u + v] (below 2**62), reduced.
-                moved = np.einsum("kbu,kbuj->kbj", before[s], windows[target]) % self.p
+                moved = np.einsum("kbu,kbuj->kbj", before[s][:, :, : reach + 1], windows[target]) % self.p
                 total = (total + (moved * factor % self.p).sum(axis=2)) % self.p[:, :, 0]
         return total
 
@@ -817,7 +831,7 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
     # Forward: the families start from the position's row at their player's step; the arrays
     # hold the position and the families started so far (numbered in the walk's order).
     up_to = [1 + int((fam_position[1:] <= r).sum()) for r in range(len(order))]
-    states: dict[tuple[int, ...], Array] = {(): np.zeros((k, 1, d), dtype=np.int64)}
+    states: dict[tuple[int, ...], Array] = {(): np.zeros((k, 1, 1), dtype=np.int64)}
     states[()][:, 0, 0] = 1
     active: list[_Slot] = []
     pre_open: dict[int, dict[tuple[int, ...], Array]] = {}
@@ -825,6 +839,7 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
     regroup: dict[int, list[list[int]]] = {}
     actives: dict[int, list[_Slot]] = {}
     reach = done = 0
+    reaches: dict[int, int] = {}
     width = 1
     for q in order:
         if q in first:
@@ -839,6 +854,7 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
         done |= 1 << q
         regroup[q] = board.regroup(active, done)
         factors = walk._factors(q, states, families_of(q, width), extra[q][:width], off[q][:width], regroup[q])
+        reaches[q] = reach
         states = walk._forward(factors, states, board.slots[q], reach)
         reach += board.slots[q]
         active = _merge(active, regroup[q])
@@ -846,7 +862,7 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
     end = states.get(())
     total = np.zeros(k, dtype=np.int64)
     if end is not None:
-        total = (end[:, 0] * weights[:, 0] % p[:, 0]).sum(axis=1) % p[:, 0, 0]
+        total = (end[:, 0] * weights[:, 0, : end.shape[2]] % p[:, 0]).sum(axis=1) % p[:, 0, 0]
     # Back: the families start from the position's row at their player's step; the arrays hold
     # the position and the families started so far, the last in the walk's order first.
     from_ = [1 + int((fam_position[1:] < r).sum()) for r in range(len(order))]
@@ -863,13 +879,13 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
             full_going = {s: rows(a, a.shape[1], nf - a.shape[1]) for s, a in reached[q].items()}
             full_gone = {t: rows(b, 1, start - 1) for t, b in later.items()}
             for i in private[q]:
-                met = walk._meet(short_of(i, q, extra[q], off[q]), full_going, full_gone, board.slots[q])
+                met = walk._meet(short_of(i, q, extra[q], off[q]), full_going, full_gone, board.slots[q], reaches[q])
                 give(i, met, q, later=False)
                 give(i, met, q, later=True)
         factors = walk._factors(
             q, reached[q], families_of(q, len(chosen)), extra[q][chosen], off[q][chosen], regroup[q]
         )
-        back = walk._backward(factors, later, board.slots[q])
+        back = walk._backward(factors, later, board.slots[q], reaches[q])
         if q in first:
             sizes = [len(classes[i].cards) for i in first[q]]
             for j, i in enumerate(first[q]):
@@ -880,6 +896,8 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
                 for s, a in pre_open[q].items():
                     b = back.get((*s, *fewer))
                     if b is not None:
+                        u = min(a.shape[2], b.shape[2])  # (totals past the walk's reach are none)
+                        a, b = a[:, :, :u], b[:, :, :u]
                         forward_sum[:, : a.shape[1]] += (a * b[:, :1] % p).sum(axis=2) % p[:, :, 0]
                         backward_sum[:, chosen] += (a[:, :1] * b % p).sum(axis=2) % p[:, :, 0]
                 give(i, forward_sum % p[:, :, 0], q, later=False)
