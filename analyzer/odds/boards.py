@@ -475,10 +475,19 @@ class _Walk:
         before it reach."""
         reach = min(reach, self.board.n)
         windows = {t: self._windows(b, slots, reach) for t, b in after.items()}
-        out: dict[tuple[int, ...], Array] = {}
+        by_source: dict[tuple[int, ...], list[tuple[Array, Array]]] = {}
         for (s, target), factor in factors.items():
             if target in windows:
-                part = np.einsum("kbuj,kbj->kbu", windows[target], factor) % self.p
+                by_source.setdefault(s, []).append((windows[target], factor))
+        out: dict[tuple[int, ...], Array] = {}
+        step = max(1, _SUMS // (slots + 1))
+        for s, pairs in by_source.items():
+            # The targets of one state at once, a hundred products at a time inside int64.
+            for lo in range(0, len(pairs), step):
+                chunk = pairs[lo : lo + step]
+                windows_ = chunk[0][0] if len(chunk) == 1 else np.concatenate([w for w, _ in chunk], axis=3)
+                factors_ = chunk[0][1] if len(chunk) == 1 else np.concatenate([f for _, f in chunk], axis=2)
+                part = np.einsum("kbuj,kbj->kbu", windows_, factors_) % self.p
                 out[s] = (out[s] + part) % self.p if s in out else part
         return out
 
@@ -491,16 +500,13 @@ class _Walk:
         reach: int,
     ) -> Array:
         """Sum over the step's ways of the counts before it times the ways after it, moved:
-        sum over u and v of before[s][u] * factor[v] * after[target][u + v] (u up to ``reach``)."""
+        sum over u and v of before[s][u] * factor[v] * after[target][u + v] (u up to ``reach``):
+        the way back through the step, met with the counts before it."""
         k, nb = len(self.primes), next(iter(before.values())).shape[1] if before else self.nb
-        reach = min(reach, self.board.n)
-        windows = {t: self._windows(b, slots, reach) for t, b in after.items()}
         total = np.zeros((k, nb), dtype=np.int64)
-        for (s, target), factor in factors.items():
-            if target in windows:
-                # Per v: sum over u of before[s][u] * after[target][u + v] (below 2**62), reduced.
-                moved = np.einsum("kbu,kbuj->kbj", before[s][:, :, : reach + 1], windows[target]) % self.p
-                total = (total + (moved * factor % self.p).sum(axis=2)) % self.p[:, :, 0]
+        for s, b in self._backward(factors, after, slots, reach).items():
+            a = before[s][:, :, : b.shape[2]]
+            total = (total + (a * b[:, :, : a.shape[2]] % self.p).sum(axis=2)) % self.p[:, :, 0]
         return total
 
     def _unopen(self, back: dict[tuple[int, ...], Array], opened: list[_Slot]) -> dict[tuple[int, ...], Array]:
@@ -706,10 +712,14 @@ class _Walk:
             scale = np.ones((len(si), k), dtype=np.int64)
             for c, t in enumerate(ts):  # (-1)**m * C(left, m) ways, class by class
                 scale = scale * self.signed[:, states[si, t], m[:, c]].T % primes
-            unique, inverse = np.unique(np.column_stack([si, target @ merge]), axis=0, return_inverse=True)
-            ids = np.array(
-                [keys.setdefault((skeys[lo + int(row[0])], tuple(row[1:].tolist())), len(keys)) for row in unique],
+            unique, inverse = _unique_rows(np.column_stack([si, target @ merge]))
+            ids = np.fromiter(
+                (
+                    keys.setdefault((skeys[lo + s], tuple(t)), len(keys))
+                    for s, t in zip(unique[:, 0].tolist(), unique[:, 1:].tolist(), strict=True)
+                ),
                 dtype=np.int64,
+                count=len(unique),
             )
             rows = np.zeros((len(si), 4), dtype=np.int64)
             rows[:, 0] = ids[inverse.reshape(-1)]
@@ -743,6 +753,20 @@ class _Walk:
                     nxt.append((moved, used + left, weight, whole if need is None else need * whole))
             moves = nxt
         return moves
+
+
+def _unique_rows(rows: Array) -> tuple[Array, Array]:
+    """``np.unique(rows, axis=0, return_inverse=True)`` for rows of small non-negative integers,
+    each read as one number (sorting whole rows is several times slower)."""
+    if len(rows) == 0:
+        return rows, np.zeros(0, dtype=np.int64)
+    radix = rows.max(axis=0) + 1
+    if math.prod(int(r) for r in radix) >= 1 << 62:
+        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+        return unique, inverse.reshape(-1)
+    place = np.cumprod(np.concatenate([[1], radix[:0:-1]]))[::-1]
+    codes, first, inverse = np.unique(rows @ place, return_index=True, return_inverse=True)
+    return rows[first], inverse.reshape(-1)
 
 
 def board_count(pos: Position, odds: bool) -> tuple[int, dict[Card, dict[str, int]]]:
