@@ -765,7 +765,7 @@ def _unique_rows(rows: Array) -> tuple[Array, Array]:
         unique, inverse = np.unique(rows, axis=0, return_inverse=True)
         return unique, inverse.reshape(-1)
     place = np.cumprod(np.concatenate([[1], radix[:0:-1]]))[::-1]
-    codes, first, inverse = np.unique(rows @ place, return_index=True, return_inverse=True)
+    _, first, inverse = np.unique(rows @ place, return_index=True, return_inverse=True)
     return rows[first], inverse.reshape(-1)
 
 
