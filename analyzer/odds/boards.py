@@ -285,6 +285,20 @@ class Board:
 
 _Slot = tuple[int, Array]  # an open class (standing for those merged into it), its cards per family
 Factors = dict[tuple[tuple[int, ...], tuple[int, ...]], Array]  # a step's factor per (state before, state after)
+# A step's factors for each distinct way the families read it, and each family's way (None: one
+# way per family, in order).
+Step = tuple[Factors, Array | None]
+
+
+def _rows(step: Step, families: Array) -> Step:
+    """The step for these families (rows of the batch the step was made for)."""
+    factors, every = step
+    return factors, families if every is None else every[families]
+
+
+def _read(factor: Array, every: Array | None) -> Array:
+    """A factor (primes x ways of reading x ...) for each family."""
+    return factor if every is None else factor[:, every]
 
 
 def _merge(active: list[_Slot], groups: list[list[int]]) -> list[_Slot]:
@@ -358,7 +372,7 @@ class _Walk:
         states: dict[tuple[int, ...], Array] = {(): start}
         no_extra = np.zeros(nb, dtype=np.int64)
         before: dict[int, dict[tuple[int, ...], Array]] = {}
-        steps: dict[int, dict[tuple[tuple[int, ...], tuple[int, ...]], Array]] = {}
+        steps: dict[int, Step] = {}
         regroup: dict[int, list[list[int]]] = {}
         actives: dict[int, list[_Slot]] = {}
         reach = 0
@@ -394,7 +408,7 @@ class _Walk:
         after: dict[int, dict[tuple[int, ...], Array]] = {}
         back: dict[tuple[int, ...], Array] = {(): np.ascontiguousarray(weights)}
         for q in reversed(board.order):
-            targets = {t for _, t in steps[q]}
+            targets = {t for _, t in steps[q][0]}
             after[q] = {t: back[t] for t in targets if t in back}
             back = self._backward(steps[q], after[q], board.slots[q], reaches[q])
             opened = len(first.get(q, []))
@@ -421,7 +435,7 @@ class _Walk:
 
     def _forward(
         self,
-        factors: dict[tuple[tuple[int, ...], tuple[int, ...]], Array],
+        step: Step,
         states: dict[tuple[int, ...], Array],
         slots: int,
         reach: int,
@@ -429,8 +443,9 @@ class _Walk:
         """Through one player's step: out[target][w] += sum over v of a[s][w - v] * factor[v]. The
         arrays hold the totals used so far that the players walked can reach (``reach`` before the
         step, ``reach + slots`` after it)."""
-        board = self.board
-        nb, p = next(iter(states.values())).shape[1] if states else self.nb, self.p
+        board, p = self.board, self.p
+        factors, every = step
+        nb = next(iter(states.values())).shape[1] if states else self.nb
         reach = min(reach, board.n)
         width = min(board.n, reach + slots) + 1
         by_target: dict[tuple[int, ...], list[tuple[Array, Array]]] = {}
@@ -449,7 +464,7 @@ class _Walk:
             for lo in range(0, len(pairs), _SUMS // (slots + 1)):
                 chunk = pairs[lo : lo + _SUMS // (slots + 1)]
                 windows = np.concatenate([w for w, _ in chunk], axis=3)
-                factors_ = np.concatenate([f for _, f in chunk], axis=2)
+                factors_ = _read(np.concatenate([f for _, f in chunk], axis=2), every)
                 acc += np.einsum("kbwj,kbj->kbw", windows, factors_) % p
             out[target] = acc % p
         return out
@@ -465,7 +480,7 @@ class _Walk:
 
     def _backward(
         self,
-        factors: dict[tuple[tuple[int, ...], tuple[int, ...]], Array],
+        step: Step,
         after: dict[tuple[int, ...], Array],
         slots: int,
         reach: int,
@@ -474,26 +489,29 @@ class _Walk:
         out[s][u] = sum over v of factor[v] * after[target][u + v], for the totals u the players
         before it reach."""
         reach = min(reach, self.board.n)
+        factors, every = step
         windows = {t: self._windows(b, slots, reach) for t, b in after.items()}
         by_source: dict[tuple[int, ...], list[tuple[Array, Array]]] = {}
         for (s, target), factor in factors.items():
             if target in windows:
                 by_source.setdefault(s, []).append((windows[target], factor))
         out: dict[tuple[int, ...], Array] = {}
-        step = max(1, _SUMS // (slots + 1))
+        batch = max(1, _SUMS // (slots + 1))
         for s, pairs in by_source.items():
             # The targets of one state at once, a hundred products at a time inside int64.
-            for lo in range(0, len(pairs), step):
-                chunk = pairs[lo : lo + step]
+            for lo in range(0, len(pairs), batch):
+                chunk = pairs[lo : lo + batch]
                 windows_ = chunk[0][0] if len(chunk) == 1 else np.concatenate([w for w, _ in chunk], axis=3)
-                factors_ = chunk[0][1] if len(chunk) == 1 else np.concatenate([f for _, f in chunk], axis=2)
+                factors_ = _read(
+                    chunk[0][1] if len(chunk) == 1 else np.concatenate([f for _, f in chunk], axis=2), every
+                )
                 part = np.einsum("kbuj,kbj->kbu", windows_, factors_) % self.p
                 out[s] = (out[s] + part) % self.p if s in out else part
         return out
 
     def _meet(
         self,
-        factors: dict[tuple[tuple[int, ...], tuple[int, ...]], Array],
+        step: Step,
         before: dict[tuple[int, ...], Array],
         after: dict[tuple[int, ...], Array],
         slots: int,
@@ -504,7 +522,7 @@ class _Walk:
         the way back through the step, met with the counts before it."""
         k, nb = len(self.primes), next(iter(before.values())).shape[1] if before else self.nb
         total = np.zeros((k, nb), dtype=np.int64)
-        for s, b in self._backward(factors, after, slots, reach).items():
+        for s, b in self._backward(step, after, slots, reach).items():
             a = before[s][:, :, : b.shape[2]]
             total = (total + (a * b[:, :, : a.shape[2]] % self.p).sum(axis=2)) % self.p[:, :, 0]
         return total
@@ -541,7 +559,7 @@ class _Walk:
         extra: Array,
         off: Array,
         groups: list[list[int]],
-    ) -> dict[tuple[tuple[int, ...], tuple[int, ...]], Array]:
+    ) -> Step:
         """One player's step, per (state before, state after): the factor by cards used
         (primes x families x used). Which of its requirements are broken (signed), which cards
         of its classes it uses (placed on its row of the board, or forced onto it), ``extra``
@@ -563,12 +581,11 @@ class _Walk:
         )
         _, first, inverse = np.unique(reads, axis=0, return_index=True, return_inverse=True)
         if len(first) == len(extra):
-            return self._factors_of(q, states, coupled, init, extra, off, groups, mine, private)
+            return self._factors_of(q, states, coupled, init, extra, off, groups, mine, private), None
         own = self._factors_of(
             q, states, coupled, {i: v[first] for i, v in init.items()}, extra[first], off[first], groups, mine, private
         )
-        every = inverse.reshape(-1)
-        return {key: factor[:, every] for key, factor in own.items()}
+        return own, inverse.reshape(-1)
 
     def _factors_of(
         self,
@@ -840,7 +857,7 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
     def families_of(q: int, width: int) -> list[_Slot]:
         return [(i, np.full(width, int(c[0]), dtype=np.int64)) for i, c in actives[q]]
 
-    def short_of(i: int, q: int, extra_: Array, off_: Array) -> Factors:
+    def short_of(i: int, q: int, extra_: Array, off_: Array) -> Step:
         """The step at q with the private class i one card short."""
         walk.init[:, i] -= 1
         try:
@@ -864,6 +881,7 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
     actives: dict[int, list[_Slot]] = {}
     reach = done = 0
     reaches: dict[int, int] = {}
+    steps: dict[int, Step] = {}
     width = 1
     for q in order:
         if q in first:
@@ -877,9 +895,10 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
         reached[q] = states
         done |= 1 << q
         regroup[q] = board.regroup(active, done)
-        factors = walk._factors(q, states, families_of(q, width), extra[q][:width], off[q][:width], regroup[q])
+        # The step for every family (the way back reads it too).
+        steps[q] = walk._factors(q, states, families_of(q, nf), extra[q], off[q], regroup[q])
         reaches[q] = reach
-        states = walk._forward(factors, states, board.slots[q], reach)
+        states = walk._forward(_rows(steps[q], np.arange(width)), states, board.slots[q], reach)
         reach += board.slots[q]
         active = _merge(active, regroup[q])
     weights = np.ascontiguousarray(walk.fact[:, board.n - np.arange(d)][:, None, :])
@@ -906,10 +925,7 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
                 met = walk._meet(short_of(i, q, extra[q], off[q]), full_going, full_gone, board.slots[q], reaches[q])
                 give(i, met, q, later=False)
                 give(i, met, q, later=True)
-        factors = walk._factors(
-            q, reached[q], families_of(q, len(chosen)), extra[q][chosen], off[q][chosen], regroup[q]
-        )
-        back = walk._backward(factors, later, board.slots[q], reaches[q])
+        back = walk._backward(_rows(steps[q], chosen), later, board.slots[q], reaches[q])
         if q in first:
             sizes = [len(classes[i].cards) for i in first[q]]
             for j, i in enumerate(first[q]):
