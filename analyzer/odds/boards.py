@@ -186,6 +186,22 @@ class Board:
                 alike.setdefault(self.future(cls, done), []).append(t)
         return list(alike.values())
 
+    def alone(self) -> dict[int, dict[int, int]]:
+        """Per player, the classes the walk records on their own at its step (not merged with
+        others), and where among the open slots."""
+        members: list[list[int]] = []
+        out: dict[int, dict[int, int]] = {}
+        first = self.openings()
+        done = 0
+        nothing = np.zeros(0, dtype=np.int64)
+        for q in self.order:
+            members += [[i] for i in first.get(q, [])]
+            out[q] = {m[0]: t for t, m in enumerate(members) if len(m) == 1}
+            done |= 1 << q
+            groups = self.regroup([(m[0], nothing) for m in members], done)
+            members = [[i for t in g for i in members[t]] for g in groups]
+        return out
+
     def reqs_of(self, players: int) -> int:
         """The requirements of these players, as bits over ``reqs``."""
         return sum(bits for q, bits in enumerate(self.reqs_by_player) if players >> q & 1)
@@ -828,14 +844,24 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
     for i, cls in enumerate(classes):
         if cls.involved.bit_count() == 1:
             private.setdefault(cls.involved.bit_length() - 1, []).append(i)
-    # Families numbered from 1 in the walk's order of their players (0: the position itself).
-    families: dict[tuple[int, frozenset[int]], int] = {}
-    family_of: dict[tuple[int, int], int] = {}
+    alone = board.alone()
+    wanted: dict[tuple[int, frozenset[int]], list[int]] = {}
     for q in order:
         for i, cls in enumerate(classes):
             if board.mask_of(i) >> q & 1:
-                meets = frozenset(j for j in cls.reqs if board.reqs[j][1] == q)
-                family_of[(i, q)] = families.setdefault((q, meets), len(families) + 1)
+                wanted.setdefault((q, frozenset(j for j in cls.reqs if board.reqs[j][1] == q)), []).append(i)
+    # Families numbered from 1 in the walk's order of their players (0: the position itself). A
+    # card that meets requirements of q is counted in q's step alone (``local``) when its class
+    # is private to q or recorded on its own there: a family for those would go the whole way.
+    families: dict[tuple[int, frozenset[int]], int] = {}
+    family_of: dict[tuple[int, int], int] = {}
+    local: dict[tuple[int, int], frozenset[int]] = {}
+    for (q, meets), which in wanted.items():
+        if meets and all(i in alone[q] or i in private.get(q, []) for i in which):
+            local.update({(i, q): meets for i in which})
+        else:
+            f = families.setdefault((q, meets), len(families) + 1)
+            family_of.update({(i, q): f for i in which})
     nf = len(families) + 1
     walk = _Walk(board, primes, odds=False, plain=nf)
     k, d, p = len(primes), board.n + 1, walk.p
@@ -864,6 +890,35 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
             return walk._factors(q, reached[q], families_of(q, nf), extra_, off_, regroup[q])
         finally:
             walk.init[:, i] += 1
+
+    def at_step(q: int, before: dict[tuple[int, ...], Array], after: dict[tuple[int, ...], Array]) -> None:
+        """The ``local`` ways at q's step: the card given q (one more card used, unsigned, the
+        requirements it meets switched off), taken from its class's own count (as many ways as
+        cards left of it: over the class's cards) or, for a class private to q, from the class
+        one card short; met with the position's own counts before and after the step."""
+        given = np.ones(1, dtype=np.int64)
+        for (i, who), meets in local.items():
+            if who != q:
+                continue
+            met = np.zeros((len(board.reqs),), dtype=bool)
+            met[list(meets)] = True
+            if i in private.get(q, []):
+                walk.init[:, i] -= 1
+                try:
+                    step = walk._factors(q, before, families_of(q, 1), given, met[None, :], regroup[q])
+                finally:
+                    walk.init[:, i] += 1
+                ways[(i, q)] = walk._meet(step, before, after, board.slots[q], reaches[q])[:, 0]
+                continue
+            t = alone[q][i]
+            taken = {(*s[:t], s[t] - 1, *s[t + 1 :]): a * s[t] % p for s, a in before.items() if s[t]}
+            if not taken:
+                ways[(i, q)] = np.zeros(k, dtype=np.int64)
+                continue
+            step = walk._factors(q, taken, families_of(q, 1), given, met[None, :], regroup[q])
+            summed = walk._meet(step, taken, after, board.slots[q], reaches[q])[:, 0]
+            size = len(classes[i].cards)
+            ways[(i, q)] = summed * np.array([pow(size, -1, int(x)) for x in primes], dtype=np.int64) % p[:, 0, 0]
 
     def rows(a: Array, at: int, count: int) -> Array:
         """``a`` with ``count`` copies of its first row (the position's) put in at ``at``."""
@@ -916,6 +971,7 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
         later = {t: rows(b, 1, start - from_[r]) for t, b in back.items()}
         start = from_[r]
         chosen = np.array([0, *range(start, nf)], dtype=np.int64)
+        at_step(q, {s: a[:, :1] for s, a in reached[q].items()}, {t: b[:, :1] for t, b in later.items()})
         if q in private:
             # Every family, met with the position's own row the other way: those of players up
             # to q forward, the others back.
@@ -944,7 +1000,7 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
                 give(i, backward_sum % p[:, :, 0], q, later=True)
             back = walk._unopen(back, families_of(q, len(chosen))[-len(first[q]) :])
     shares: dict[tuple[int, int], Array] = {}
-    for key in family_of:
+    for key in [*family_of, *local]:
         shares[key] = ways.get(key, np.zeros(k, dtype=np.int64))
     if board.free:
         primes_ = p[:, 0, 0]
