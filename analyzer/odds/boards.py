@@ -301,6 +301,8 @@ class Board:
 
 _Slot = tuple[int, Array]  # an open class (standing for those merged into it), its cards per family
 Factors = dict[tuple[tuple[int, ...], tuple[int, ...]], Array]  # a step's factor per (state before, state after)
+# A step's ways, as ``_Walk._plan`` makes them: keys, combos, scales and the families' masks.
+_Plan = tuple[dict[tuple[tuple[int, ...], tuple[int, ...]], int], Array, Array, Array]
 # A step's factors for each distinct way the families read it, and each family's way (None: one
 # way per family, in order).
 Step = tuple[Factors, Array | None]
@@ -373,6 +375,8 @@ class _Walk:
         # (-1)**j * C(a, j) modulo each prime, in row a, column j (zero past a).
         signed = np.array([[(-1) ** j * math.comb(a, j) for j in range(top + 1)] for a in range(top + 1)], dtype=object)
         self.signed = np.stack([(signed % prime).astype(np.int64) for prime in primes])
+        # Each step's ways, by player and states before it (the walk meets a step several times).
+        self._plans: dict[tuple[int, tuple[tuple[int, ...], ...]], _Plan] = {}
 
     def run(self, odds: bool) -> tuple[Array, dict[tuple[int, int], Array]]:
         """The count of fitting deals modulo each prime and, with ``odds``, per (class or -1 for
@@ -615,19 +619,15 @@ class _Walk:
         mine: list[int],
         private: list[int],
     ) -> dict[tuple[tuple[int, ...], tuple[int, ...]], Array]:
-        """``_factors`` for the families given (``init``, ``extra`` and ``off`` per family)."""
+        """``_factors`` for the families given (``init``, ``extra`` and ``off`` per family): the
+        step's ways (``_plan``), then each branch's kernel for the families."""
         board = self.board
         nb = len(extra)
         slots = board.slots[q]
-        # Every way: (from, to), the branch's kernel, cards used, signed ways, families allowed.
-        keys: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
-        # Signed ways added up by (key, kernel, cards used, families allowed).
-        ways: dict[tuple[int, int, int, int], int] = {}
-        kernels: list[Array] = []
-        needs: dict[bytes, int] = {np.ones(nb, dtype=np.int64).tobytes(): 0}
-        at_once: list[tuple[Array, Array]] = []  # ways found array-wise: (rows as in ways, residues)
+        # Per branch (which of its requirements are broken): its sign, the families it applies
+        # to, and the role of each class it is concerned by.
+        branches: list[tuple[int, Array, dict[int, str]]] = []
         for broken in range(1 << len(mine)):
-            sign = -1 if broken.bit_count() % 2 else 1
             on = np.ones(nb, dtype=bool)
             placed_at: set[int] = set()  # requirement indices broken here
             for bit, j in enumerate(mine):
@@ -644,8 +644,9 @@ class _Walk:
                     roles[i] = "forced"
                 else:
                     roles[i] = "board" if on_board else "forced" if forced else ""
-            if not on.any():
-                continue
+            branches.append((-1 if broken.bit_count() % 2 else 1, on, roles))
+        kernels: list[Array] = []
+        for sign, on, roles in branches:
             spread = np.zeros(nb, dtype=np.int64)  # private cards it may place on its row
             shift = extra.copy()  # cards it uses for sure: forced, and the card given it
             for i in private:
@@ -657,50 +658,29 @@ class _Walk:
             picks = np.arange(slots + 1)[None, :] - shift[:, None]  # families x used
             inside = (picks >= 0) & on[:, None]
             kernel = self.signed[:, spread[:, None], np.clip(picks, 0, None)] * inside[None, :, :]
-            if sign < 0:
-                kernel = (self.p - kernel) % self.p
-            kernels.append(kernel)
-            if states and not any(roles[i] == "forced" for _, i in coupled):
-                for rows, scale in self._ways_at_once(list(states), coupled, roles, groups, slots, keys):
-                    rows[:, 1] = len(kernels) - 1
-                    at_once.append((rows, scale))
-                continue
-            for s in states:
-                for target, used, weight, need in self._moves(s, coupled, roles, init):
-                    if used > slots:
-                        continue
-                    allowed = 0 if need is None else needs.setdefault(need.tobytes(), len(needs))
-                    key = keys.setdefault((s, _merged(target, groups)), len(keys))
-                    way = (key, len(kernels) - 1, used, allowed)
-                    ways[way] = ways.get(way, 0) + weight
-        if not ways and not at_once:
+            kernels.append((self.p - kernel) % self.p if sign < 0 else kernel)
+        # The ways do not depend on the families unless a coupled class is forced onto the player
+        # (its cards must all be left, which depends on the family): then they are made afresh.
+        plain = not any(roles[i] == "forced" for _, _, roles in branches for _, i in coupled)
+        cache = (q, tuple(states)) if plain else None
+        plan = self._plans.get(cache) if cache else None
+        if plan is None:
+            plan = self._plan(states, coupled, init, groups, slots, branches, nb, plain)
+            if cache:
+                self._plans[cache] = plan
+        keys, combos, scales, needs = plan
+        if not keys:
             return {}
-        # All ways at once: each kernel shifted by the cards used, times its ways, added up by key.
+        # Each way is a multiple of one of few factors (kernel, cards used, families allowed):
+        # the multiples were added up per key and factor; multiply once.
         k = len(self.primes)
         shifted = np.zeros((len(kernels), slots + 1, k, nb, slots + 1), dtype=np.int64)
         for b, kernel in enumerate(kernels):
             for used in range(slots + 1):
                 shifted[b, used, :, :, used:] = kernel[:, :, : slots + 1 - used]
-        table = np.concatenate([np.array(list(ways), dtype=np.int64).reshape(-1, 4), *(rows for rows, _ in at_once)])
-        weights = np.concatenate(
-            [
-                np.array([[w % prime for prime in self.primes] for w in ways.values()], dtype=np.int64).reshape(-1, k),
-                *(scale for _, scale in at_once),
-            ]
-        )
-        masks = np.frombuffer(b"".join(needs), dtype=np.int64).reshape(len(needs), nb)
-        # Each way is a multiple of one of few factors (kernel, cards used, families allowed):
-        # add up the multiples per key and factor, then multiply once.
-        combo = (table[:, 1] * (slots + 1) + table[:, 2]) * len(needs) + table[:, 3]
-        combos, which = np.unique(combo, return_inverse=True)
-        which = which.reshape(-1)
-        scales = np.zeros((len(keys), len(combos), k), dtype=np.int64)
-        for lo in range(0, len(table), 1 << 20):  # sums of residues below 2**28 stay below 2**48
-            np.add.at(scales, (table[lo : lo + (1 << 20), 0], which[lo : lo + (1 << 20)]), weights[lo : lo + (1 << 20)])
-            scales %= self.p[None, :, 0, 0]
         branch_of, rest = np.divmod(combos, (slots + 1) * len(needs))
         used_of, need_of = np.divmod(rest, len(needs))
-        factor = shifted[branch_of, used_of] * masks[need_of][:, None, :, None]  # combos x primes x families x used
+        factor = shifted[branch_of, used_of] * needs[need_of][:, None, :, None]  # combos x primes x families x used
         own = np.zeros((len(keys), k, nb, slots + 1), dtype=np.int64)
         for lo in range(0, len(combos), _SUMS):
             part = np.einsum("ack,ckbv->akbv", scales[:, lo : lo + _SUMS], factor[lo : lo + _SUMS])
@@ -709,6 +689,64 @@ class _Walk:
         own = own % self.p[None] * inv[None, :, None, :] % self.p[None]
         present = np.asarray(own.reshape(len(keys), -1).any(axis=1), dtype=bool)
         return {key: own[j] for key, j in keys.items() if present[j]}
+
+    def _plan(
+        self,
+        states: dict[tuple[int, ...], Array],
+        coupled: list[tuple[int, int]],
+        init: dict[int, Array],
+        groups: list[list[int]],
+        slots: int,
+        branches: list[tuple[int, Array, dict[int, str]]],
+        nb: int,
+        plain: bool,
+    ) -> _Plan:
+        """A step's ways: every (state before, state after) numbered (``keys``), the distinct
+        (branch, cards used, families allowed) of its ways (``combos``), the signed ways of each
+        key and combo added up modulo each prime (``scales``), and the families each combo is
+        allowed for (rows of ``needs``). With ``plain``, no way depends on the families (every
+        branch's ways are listed, even where the families switch it off: its kernel is then zero)."""
+        k = len(self.primes)
+        # Every way: (from, to), the branch's kernel, cards used, signed ways, families allowed.
+        keys: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        # Signed ways added up by (key, kernel, cards used, families allowed).
+        ways: dict[tuple[int, int, int, int], int] = {}
+        needs: dict[bytes, int] = {np.ones(nb, dtype=np.int64).tobytes(): 0}
+        at_once: list[tuple[Array, Array]] = []  # ways found array-wise: (rows as in ways, residues)
+        for b, (_, on, roles) in enumerate(branches):
+            if not plain and not on.any():
+                continue
+            if states and not any(roles[i] == "forced" for _, i in coupled):
+                for rows, scale in self._ways_at_once(list(states), coupled, roles, groups, slots, keys):
+                    rows[:, 1] = b
+                    at_once.append((rows, scale))
+                continue
+            for s in states:
+                for target, used, weight, need in self._moves(s, coupled, roles, init):
+                    if used > slots:
+                        continue
+                    allowed = 0 if need is None else needs.setdefault(need.tobytes(), len(needs))
+                    key = keys.setdefault((s, _merged(target, groups)), len(keys))
+                    way = (key, b, used, allowed)
+                    ways[way] = ways.get(way, 0) + weight
+        masks = np.frombuffer(b"".join(needs), dtype=np.int64).reshape(len(needs), nb)
+        if not ways and not at_once:
+            return {}, np.zeros(0, dtype=np.int64), np.zeros((0, 0, k), dtype=np.int64), masks
+        table = np.concatenate([np.array(list(ways), dtype=np.int64).reshape(-1, 4), *(rows for rows, _ in at_once)])
+        weights = np.concatenate(
+            [
+                np.array([[w % prime for prime in self.primes] for w in ways.values()], dtype=np.int64).reshape(-1, k),
+                *(scale for _, scale in at_once),
+            ]
+        )
+        combo = (table[:, 1] * (slots + 1) + table[:, 2]) * len(needs) + table[:, 3]
+        combos, which = np.unique(combo, return_inverse=True)
+        which = which.reshape(-1)
+        scales = np.zeros((len(keys), len(combos), k), dtype=np.int64)
+        for lo in range(0, len(table), 1 << 20):  # sums of residues below 2**28 stay below 2**48
+            np.add.at(scales, (table[lo : lo + (1 << 20), 0], which[lo : lo + (1 << 20)]), weights[lo : lo + (1 << 20)])
+            scales %= self.p[None, :, 0, 0]
+        return keys, combos, scales, masks
 
     def _ways_at_once(
         self,
