@@ -757,9 +757,17 @@ class _Walk:
         combos, which = np.unique(combo, return_inverse=True)
         which = which.reshape(-1)
         scales = np.zeros((len(keys), len(combos), k), dtype=np.int64)
-        for lo in range(0, len(table), 1 << 20):  # sums of residues below 2**28 stay below 2**48
-            np.add.at(scales, (table[lo : lo + (1 << 20), 0], which[lo : lo + (1 << 20)]), weights[lo : lo + (1 << 20)])
-            scales %= self.p[None, :, 0, 0]
+        cells = table[:, 0] * len(combos) + which
+        for lo in range(0, len(table), 1 << 20):
+            # Sums of up to 2**20 residues below 2**28 are whole numbers in a float64.
+            for row, prime in enumerate(self.primes):
+                summed = np.bincount(
+                    cells[lo : lo + (1 << 20)],
+                    weights=weights[lo : lo + (1 << 20), row],
+                    minlength=len(keys) * len(combos),
+                )
+                scales[:, :, row] += summed.astype(np.int64).reshape(len(keys), len(combos)) % prime
+        scales %= self.p[None, :, 0, 0]
         return keys, combos, scales, masks
 
     def _ways_at_once(
@@ -1027,12 +1035,20 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
         chosen = np.array([0, *range(start, nf)], dtype=np.int64)
         at_step(q, {s: a[:, :1] for s, a in reached[q].items()}, {t: b[:, :1] for t, b in later.items()})
         if q in private:
-            # Every family, met with the position's own row the other way: those of players up
-            # to q forward, the others back.
-            full_going = {s: rows(a, a.shape[1], nf - a.shape[1]) for s, a in reached[q].items()}
-            full_gone = {t: rows(b, 1, start - 1) for t, b in later.items()}
+            # Every family, met with the position's own row the other way: those of players
+            # before q forward (with the position's row back through the step), the others back
+            # (their rows back through the step, with the position's row forward).
             for i in private[q]:
-                met = walk._meet(short_of(i, q, extra[q], off[q]), full_going, full_gone, board.slots[q], reaches[q])
+                short = walk._backward(
+                    _rows(short_of(i, q, extra[q], off[q]), chosen), later, board.slots[q], reaches[q]
+                )
+                met = np.zeros((k, nf), dtype=np.int64)
+                for s, gone in short.items():
+                    a = reached[q][s]
+                    u = min(a.shape[2], gone.shape[2])
+                    met[:, chosen] += (a[:, :1, :u] * gone[:, :, :u] % p).sum(axis=2) % p[:, :, 0]
+                    met[:, 1:start] += (a[:, 1:start, :u] * gone[:, :1, :u] % p).sum(axis=2) % p[:, :, 0]
+                    met %= p[:, :, 0]
                 give(i, met, q, later=False)
                 give(i, met, q, later=True)
         back = walk._backward(_rows(steps[q], chosen), later, board.slots[q], reaches[q])
