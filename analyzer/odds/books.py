@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -1027,12 +1027,25 @@ class _Engine:
 
     def _pieces(self, f: Array) -> list[Array]:
         """A reduced array split in pieces of ``piece`` bits, so that no dot product overflows."""
+        return list(self._pieces_one_by_one(f))
+
+    def _dots(self, f: Array, b: Array, box: _Box, ts: Sequence[int]) -> list[Array]:
+        """``_dot(_pieces(f), b, box, t)`` for each t, making one piece at a time (a piece is a
+        whole box: all at once, they were a fifth of a big view's memory)."""
+        out = [np.zeros(len(b), dtype=np.int64) for _ in ts]
+        p = self.p[: len(b)]
+        for j, piece in enumerate(self._pieces_one_by_one(f)):
+            for x, t in enumerate(ts):
+                out[x] = (out[x] + self._dot([piece], b, box, t) * self._scales(len(b))[j] % p) % p
+        return out
+
+    def _pieces_one_by_one(self, f: Array) -> Iterator[Array]:
+        """``_pieces(f)``, made as they are used."""
         mask = (1 << self.piece) - 1
         shifts = range(0, 31, self.piece)
         # f < 2**31: the last piece needs no mask, the first no shift.
-        return [
-            f & mask if not shift else f >> shift if shift == shifts[-1] else (f >> shift) & mask for shift in shifts
-        ]
+        for shift in shifts:
+            yield f & mask if not shift else f >> shift if shift == shifts[-1] else (f >> shift) & mask
 
     def _dot(self, pieces: list[Array], b: Array, box: _Box, t: int = -1) -> Array:
         """Sum over states s of f[s] * b[s + one in dim t] (t = -1: no move), modulo each prime.
@@ -1372,29 +1385,65 @@ class _Engine:
 
         def walked_back() -> Iterator[tuple[int, Array, int]]:
             for j, ((coef, factors), (_, masks)) in enumerate(terms):
-                ahead = [start]
-                if walked is not None:
-                    ahead += walked[j]
-                else:
-                    for f in factors[: kinds - 1]:
-                        step, scale = self._walk(ahead[-1], box, [f], back=False)
-                        ahead.append(self._reduce(step) if scale > 1 else step)
+                ahead = self._ahead(start, box, factors[: kinds - 1], None if walked is None else walked[j])
                 b, scale = self._walk(after, box, factors[kinds:], back=True)
                 for i in range(kinds - 1, -1, -1):
                     if scale > self.dot_scale:
                         b, scale = self._reduce(b), 1
                     card = group.kinds[i][0]
-                    pieces = self._pieces(ahead[i])
-                    for q in plan.tracked:
-                        if masks[i] >> q & 1:
-                            got = self._dot(pieces, b, box, plan.dim[q]) * coef
-                            sums[(card, q)] = sums.get((card, q), 0) + got
+                    holders = [q for q in plan.tracked if masks[i] >> q & 1]
+                    for q, got in zip(
+                        holders, self._dots(ahead(i), b, box, [plan.dim[q] for q in holders]), strict=True
+                    ):
+                        sums[(card, q)] = sums.get((card, q), 0) + got * coef
                     b, scale = self._walk(b, box, [factors[i]], back=True, scale=scale)
                 yield coef, b, scale
 
         out = self._sum(walked_back(), sum(abs(coef) for (coef, _), _ in terms))
         found.update({key: v % p for key, v in sums.items()})
         return out
+
+    def _ahead(
+        self, start: Array, box: _Box, factors: Sequence[Factor], walked: list[Array] | None
+    ) -> Callable[[int], Array]:
+        """The states after a term's first i cards (``factors``), asked for i from the last down to
+        0: those the forward pass kept, or walked now. In a big box, only every c-th is kept and
+        the others are walked again from it a stretch at a time (about 2 sqrt(n) arrays instead
+        of n, for n more steps)."""
+        if walked is not None:
+            return [start, *walked].__getitem__
+
+        def step(a: Array, f: Factor) -> Array:
+            moved, scale = self._walk(a, box, [f], back=False)
+            return self._reduce(moved) if scale > 1 else moved
+
+        n = len(factors) + 1
+        if start.nbytes * n <= _KEEP_BYTES:
+            kept = [start]
+            for f in factors:
+                kept.append(step(kept[-1], f))
+            return kept.__getitem__
+        c = math.isqrt(n - 1) + 1
+        marks = {0: start}
+        a = start
+        for i, f in enumerate(factors, 1):
+            a = step(a, f)
+            if i % c == 0:
+                marks[i] = a
+        stretch: dict[int, Array] = {}
+
+        def at(i: int) -> Array:
+            if i not in stretch:
+                base = i - i % c
+                stretch.clear()
+                for later in [m for m in marks if m > base]:  # (asked for in descending order)
+                    del marks[later]
+                stretch[base] = a = marks[base]
+                for t in range(base, min(base + c - 1, n - 1)):
+                    stretch[t + 1] = a = step(a, factors[t])
+            return stretch[i]
+
+        return at
 
     def _odds_by_poly(self, g: int, start: Array, after: Array, found: dict[tuple[Card, int], Array]) -> Array:
         """Back through a group applied as one polynomial. The deals with card i at q add up,
