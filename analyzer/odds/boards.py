@@ -694,13 +694,13 @@ class _Walk:
         for lo in range(0, len(combos), _SUMS):
             part = np.einsum("ack,ckbv->akbv", scales[:, lo : lo + _SUMS], factor[lo : lo + _SUMS])
             products = (products + part) % self.p[None]
+        inv = self.inv[:, slots - np.arange(slots + 1)]  # primes x used: 1 / (slots - used)!
         own = np.zeros((len(keys), k, nb, slots + 1), dtype=np.int64)
         for given in np.unique(extra).tolist():
             if given <= slots:
                 rows = np.flatnonzero(extra == given)
-                own[:, :, rows, given:] = products[:, :, which[rows], : slots + 1 - given]
-        inv = self.inv[:, slots - np.arange(slots + 1)]  # primes x used: 1 / (slots - used)!
-        own = own % self.p[None] * inv[None, :, None, :] % self.p[None]
+                moved = products[:, :, which[rows], : slots + 1 - given]
+                own[:, :, rows, given:] = moved * inv[None, :, None, given:] % self.p[None]
         present = np.asarray(own.reshape(len(keys), -1).any(axis=1), dtype=bool)
         return {key: own[j] for key, j in keys.items() if present[j]}
 
