@@ -894,6 +894,12 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
     families meet the position itself there (forward if q comes before, back if at or after),
     one product per state. A class private to one player is one card short in that player's
     step, met there. The free cards' share is what is left of each player's slots.
+
+    A card that meets requirements of q needs no family when its class is private to q or
+    recorded on its own at q's step (``Board.alone``): q's step alone changes (the card taken
+    from the class's own count, or the class one card short), met with the position's counts
+    before and after it (``at_step``). Only the families some other card needs are carried:
+    on the slowest 8-player views, nine instead of about twenty.
     """
     order = board.order
     position = {q: i for i, q in enumerate(order)}
