@@ -96,29 +96,22 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount:
 
     if routes.counter is Counter.BOARDS:
         return Board(pos)
-    if routes.counter is Counter.BOOKS:
-        return BookCount(pos, routes)
     books = BookCount(pos, routes)
-    versus_walk = books.cost * routes.books_versus_walk if books.fits else None
-    if versus_walk is not None and versus_walk <= routes.books_cheap:
-        return books  # (on every view of the sample report and probing openings with a cheap walk)
-    board = Board(pos)  # (making it is most of a cheap view's time: only when needed)
-    walk = board.estimate(odds)
-    if walk <= routes.boards_cheap:
-        return board
-    by_books = books.cost * routes.books_weight if books.fits else None
-    if versus_walk is not None and versus_walk <= min(walk, routes.budget_ns):
-        return books  # (its estimate errs high early in a game, where it goes sparse)
-    if walk <= routes.budget_ns:
-        return board
-    # Past the budget by their estimates: the one likely the faster, as each usually turns out.
-    likely_books = books.cost * routes.books_likely if books.fits else None
-    likely_walk = walk / routes.walk_likely
-    if likely_books is not None and likely_books <= min(likely_walk, routes.budget_ns):
+    board: Board | None = None
+
+    def walk() -> int:
+        nonlocal board
+        board = Board(pos)  # (making it is most of a cheap view's time: only when needed)
+        return board.estimate(odds)
+
+    choice = routes.choose(books.cost if books.fits else None, walk)
+    if choice is Counter.BOOKS:
         return books
-    if likely_walk <= routes.budget_ns:
-        return board
-    best = walk if by_books is None else min(walk, by_books)
+    if choice is Counter.BOARDS:
+        return board if board is not None else Board(pos)
+    best = walk() if board is None else board.estimate(odds)
+    if books.fits:
+        best = min(best, books.cost * routes.books_weight)
     raise TooLarge(_too_large(pos, f"about {best / 1e9:,.0f} s by the cheaper of the two counters"))
 
 

@@ -3,6 +3,7 @@ counter, that callers (and tests) can force by passing a ``Routes``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -67,6 +68,39 @@ class Routes:
     books_versus_walk: int = 40
     books_likely: int = 10
     walk_likely: int = 64
+
+    def choose(self, books: int | None, walk: Callable[[], int]) -> Counter | None:
+        """The counter for a view by the estimates (``AUTO``; a forced counter is returned as it
+        is): ``books`` the book-by-book plan's cost (None when it does not fit ``max_states``),
+        ``walk()`` the board walk's estimate in nanoseconds, asked for only when the book-by-book
+        count is not cheap (making the board is most of a cheap view's time). None when neither
+        fits the budget.
+
+        The book-by-book count when it is cheap (``books_cheap``); else the walk when it is cheap
+        (``boards_cheap``); else the book-by-book count when it is the cheaper (weighed by
+        ``books_versus_walk``); else the walk when it fits the budget; else, past the budget by
+        both estimates, the one likely the faster of those likely to fit it (``books_likely``,
+        ``walk_likely``)."""
+        if self.counter is not Counter.AUTO:
+            return self.counter
+        versus_walk = None if books is None else books * self.books_versus_walk
+        if versus_walk is not None and versus_walk <= self.books_cheap:
+            return Counter.BOOKS  # (on every view of the sample report and probing openings with a cheap walk)
+        estimate = walk()
+        if estimate <= self.boards_cheap:
+            return Counter.BOARDS
+        if versus_walk is not None and versus_walk <= min(estimate, self.budget_ns):
+            return Counter.BOOKS  # (its estimate errs high early in a game, where it goes sparse)
+        if estimate <= self.budget_ns:
+            return Counter.BOARDS
+        # Past the budget by their estimates: the one likely the faster, as each usually turns out.
+        likely_books = None if books is None else books * self.books_likely
+        likely_walk = estimate / self.walk_likely
+        if likely_books is not None and likely_books <= min(likely_walk, self.budget_ns):
+            return Counter.BOOKS
+        if likely_walk <= self.budget_ns:
+            return Counter.BOARDS
+        return None
 
     @staticmethod
     def whole_boxes() -> Routes:
