@@ -648,7 +648,7 @@ class _Walk:
         kernels: list[Array] = []
         for sign, on, roles in branches:
             spread = np.zeros(nb, dtype=np.int64)  # private cards it may place on its row
-            shift = extra.copy()  # cards it uses for sure: forced, and the card given it
+            shift = np.zeros(nb, dtype=np.int64)  # cards it uses for sure, forced (the card given: below)
             for i in private:
                 if roles[i] == "board":
                     spread += init[i]
@@ -671,20 +671,34 @@ class _Walk:
         keys, combos, scales, needs = plan
         if not keys:
             return {}
+        # Families alike but for the card given them (``extra``, one more card used for sure)
+        # share one product, shifted by it.
+        k = len(self.primes)
+        stacked = np.stack(kernels)  # branches x primes x families x used
+        alike, which = np.arange(nb), np.arange(nb)
+        if nb > 1 and len(needs) == 1:
+            _, alike, which = np.unique(
+                stacked.transpose(2, 0, 1, 3).reshape(nb, -1), axis=0, return_index=True, return_inverse=True
+            )
+            which = which.reshape(-1)
         # Each way is a multiple of one of few factors (kernel, cards used, families allowed):
         # the multiples were added up per key and factor; multiply once.
-        k = len(self.primes)
-        shifted = np.zeros((len(kernels), slots + 1, k, nb, slots + 1), dtype=np.int64)
-        for b, kernel in enumerate(kernels):
-            for used in range(slots + 1):
-                shifted[b, used, :, :, used:] = kernel[:, :, : slots + 1 - used]
+        shifted = np.zeros((len(kernels), slots + 1, k, len(alike), slots + 1), dtype=np.int64)
+        for used in range(slots + 1):
+            shifted[:, used, :, :, used:] = stacked[:, :, alike, : slots + 1 - used]
         branch_of, rest = np.divmod(combos, (slots + 1) * len(needs))
         used_of, need_of = np.divmod(rest, len(needs))
-        factor = shifted[branch_of, used_of] * needs[need_of][:, None, :, None]  # combos x primes x families x used
-        own = np.zeros((len(keys), k, nb, slots + 1), dtype=np.int64)
+        masks = needs[:, alike][need_of][:, None, :, None]
+        factor = shifted[branch_of, used_of] * masks  # combos x primes x families alike x used
+        products = np.zeros((len(keys), k, len(alike), slots + 1), dtype=np.int64)
         for lo in range(0, len(combos), _SUMS):
             part = np.einsum("ack,ckbv->akbv", scales[:, lo : lo + _SUMS], factor[lo : lo + _SUMS])
-            own = (own + part) % self.p[None]
+            products = (products + part) % self.p[None]
+        own = np.zeros((len(keys), k, nb, slots + 1), dtype=np.int64)
+        for given in np.unique(extra).tolist():
+            if given <= slots:
+                rows = np.flatnonzero(extra == given)
+                own[:, :, rows, given:] = products[:, :, which[rows], : slots + 1 - given]
         inv = self.inv[:, slots - np.arange(slots + 1)]  # primes x used: 1 / (slots - used)!
         own = own % self.p[None] * inv[None, :, None, :] % self.p[None]
         present = np.asarray(own.reshape(len(keys), -1).any(axis=1), dtype=bool)
@@ -743,9 +757,17 @@ class _Walk:
         combos, which = np.unique(combo, return_inverse=True)
         which = which.reshape(-1)
         scales = np.zeros((len(keys), len(combos), k), dtype=np.int64)
-        for lo in range(0, len(table), 1 << 20):  # sums of residues below 2**28 stay below 2**48
-            np.add.at(scales, (table[lo : lo + (1 << 20), 0], which[lo : lo + (1 << 20)]), weights[lo : lo + (1 << 20)])
-            scales %= self.p[None, :, 0, 0]
+        cells = table[:, 0] * len(combos) + which
+        for lo in range(0, len(table), 1 << 20):
+            # Sums of up to 2**20 residues below 2**28 are whole numbers in a float64.
+            for row, prime in enumerate(self.primes):
+                summed = np.bincount(
+                    cells[lo : lo + (1 << 20)],
+                    weights=weights[lo : lo + (1 << 20), row],
+                    minlength=len(keys) * len(combos),
+                )
+                scales[:, :, row] += summed.astype(np.int64).reshape(len(keys), len(combos)) % prime
+        scales %= self.p[None, :, 0, 0]
         return keys, combos, scales, masks
 
     def _ways_at_once(
@@ -948,13 +970,15 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
                     walk.init[:, i] += 1
                 ways[(i, q)] = walk._meet(step, before, after, board.slots[q], reaches[q])[:, 0]
                 continue
+            # From each state, as many ways as cards of the class left there; the card taken, the
+            # class is passive in the step (the requirements it is in are off), so the step is the
+            # same as from the state itself with the class one card fuller after it.
             t = alone[q][i]
-            taken = {(*s[:t], s[t] - 1, *s[t + 1 :]): a * s[t] % p for s, a in before.items() if s[t]}
-            if not taken:
-                ways[(i, q)] = np.zeros(k, dtype=np.int64)
-                continue
-            step = walk._factors(q, taken, families_of(q, 1), given, met[None, :], regroup[q])
-            summed = walk._meet(step, taken, after, board.slots[q], reaches[q])[:, 0]
+            taken = {s: a * s[t] % p for s, a in before.items()}
+            step = walk._factors(q, before, families_of(q, 1), given, met[None, :], regroup[q])
+            g = next((g for g, group in enumerate(regroup[q]) if t in group), None)
+            fuller = after if g is None else {(*u[:g], u[g] + 1, *u[g + 1 :]): b for u, b in after.items()}
+            summed = walk._meet(step, taken, fuller, board.slots[q], reaches[q])[:, 0]
             size = len(classes[i].cards)
             ways[(i, q)] = summed * np.array([pow(size, -1, int(x)) for x in primes], dtype=np.int64) % p[:, 0, 0]
 
@@ -1011,12 +1035,20 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
         chosen = np.array([0, *range(start, nf)], dtype=np.int64)
         at_step(q, {s: a[:, :1] for s, a in reached[q].items()}, {t: b[:, :1] for t, b in later.items()})
         if q in private:
-            # Every family, met with the position's own row the other way: those of players up
-            # to q forward, the others back.
-            full_going = {s: rows(a, a.shape[1], nf - a.shape[1]) for s, a in reached[q].items()}
-            full_gone = {t: rows(b, 1, start - 1) for t, b in later.items()}
+            # Every family, met with the position's own row the other way: those of players
+            # before q forward (with the position's row back through the step), the others back
+            # (their rows back through the step, with the position's row forward).
             for i in private[q]:
-                met = walk._meet(short_of(i, q, extra[q], off[q]), full_going, full_gone, board.slots[q], reaches[q])
+                short = walk._backward(
+                    _rows(short_of(i, q, extra[q], off[q]), chosen), later, board.slots[q], reaches[q]
+                )
+                met = np.zeros((k, nf), dtype=np.int64)
+                for s, gone in short.items():
+                    a = reached[q][s]
+                    u = min(a.shape[2], gone.shape[2])
+                    met[:, chosen] += (a[:, :1, :u] * gone[:, :, :u] % p).sum(axis=2) % p[:, :, 0]
+                    met[:, 1:start] += (a[:, 1:start, :u] * gone[:, :1, :u] % p).sum(axis=2) % p[:, :, 0]
+                    met %= p[:, :, 0]
                 give(i, met, q, later=False)
                 give(i, met, q, later=True)
         back = walk._backward(_rows(steps[q], chosen), later, board.slots[q], reaches[q])

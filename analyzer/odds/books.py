@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -523,6 +523,9 @@ _NS_SLICE = 6.0
 _FEW_MONOMIALS = 20  # fewer monomials than this are rare: no need to expand to find out
 _MOST_READS = 8  # moved states (with repeats) past this many times a box's size surely cover most of it
 _MAX_GATHER = 1 << 23  # states times monomials times primes gathered at once, at most
+# Bytes of the walks inside groups the forward pass keeps for the way back (which walks the rest
+# again): on the biggest views they were most of the memory, 200-450 MiB, for a tenth of the time.
+_KEEP_BYTES = 48 << 20
 
 
 def _times(poly: dict[int, int], factor: Factor) -> dict[int, int]:
@@ -1024,12 +1027,25 @@ class _Engine:
 
     def _pieces(self, f: Array) -> list[Array]:
         """A reduced array split in pieces of ``piece`` bits, so that no dot product overflows."""
+        return list(self._pieces_one_by_one(f))
+
+    def _dots(self, f: Array, b: Array, box: _Box, ts: Sequence[int]) -> list[Array]:
+        """``_dot(_pieces(f), b, box, t)`` for each t, making one piece at a time (a piece is a
+        whole box: all at once, they were a fifth of a big view's memory)."""
+        out = [np.zeros(len(b), dtype=np.int64) for _ in ts]
+        p = self.p[: len(b)]
+        for j, piece in enumerate(self._pieces_one_by_one(f)):
+            for x, t in enumerate(ts):
+                out[x] = (out[x] + self._dot([piece], b, box, t) * self._scales(len(b))[j] % p) % p
+        return out
+
+    def _pieces_one_by_one(self, f: Array) -> Iterator[Array]:
+        """``_pieces(f)``, made as they are used."""
         mask = (1 << self.piece) - 1
         shifts = range(0, 31, self.piece)
         # f < 2**31: the last piece needs no mask, the first no shift.
-        return [
-            f & mask if not shift else f >> shift if shift == shifts[-1] else (f >> shift) & mask for shift in shifts
-        ]
+        for shift in shifts:
+            yield f & mask if not shift else f >> shift if shift == shifts[-1] else (f >> shift) & mask
 
     def _dot(self, pieces: list[Array], b: Array, box: _Box, t: int = -1) -> Array:
         """Sum over states s of f[s] * b[s + one in dim t] (t = -1: no move), modulo each prime.
@@ -1069,12 +1085,17 @@ class _Engine:
         out.reshape((len(a), *new.extents))[tuple(dst)] = a.reshape((len(a), *old.extents))[tuple(src)]
         return out
 
-    def _sum(self, parts: list[tuple[int, Array, int]]) -> Array:
-        """The reduced sum of coefficient * array, given each array's scale."""
-        room = _REDUCE_AT // sum(abs(coef) for coef, _, _ in parts)
-        out = np.zeros_like(parts[0][1])
+    def _sum(self, parts: Iterable[tuple[int, Array, int]], weight: int) -> Array:
+        """The reduced sum of coefficient * array, given each array's scale; ``weight`` is the sum
+        of the coefficients' sizes. The parts are added as they come (each is a whole box: kept
+        all at once, they were most of a big view's memory)."""
+        room = _REDUCE_AT // weight
+        out: Array | None = None
         for coef, a, scale in parts:
+            if out is None:
+                out = np.zeros_like(a)
             _add_scaled(out, self._reduce(a) if scale > room else a, coef)
+        assert out is not None, "a group has terms"
         return self._reduce(out)
 
     def _apply(self, a: Array, box: _Box, poly: Poly, back: bool) -> Array:
@@ -1140,19 +1161,21 @@ class _Engine:
         """
         if poly is not None:
             return self._apply(a, box, poly, back=False)
-        parts = []
-        for j, (coef, factors) in enumerate(terms):
-            walked, scale = a, 1
-            kept = first if ahead is not None else 0
-            for f in factors[:kept]:
-                walked, scale = self._walk(walked, box, [f], back=False)
-                if scale > 1:
-                    walked, scale = self._reduce(walked), 1
-                assert ahead is not None
-                ahead[j].append(walked)
-            walked, scale = self._walk(walked, box, factors[kept:], back=False, scale=scale)
-            parts.append((coef, walked, scale))
-        return self._sum(parts)
+
+        def walked_terms() -> Iterator[tuple[int, Array, int]]:
+            for j, (coef, factors) in enumerate(terms):
+                walked, scale = a, 1
+                kept = first if ahead is not None else 0
+                for f in factors[:kept]:
+                    walked, scale = self._walk(walked, box, [f], back=False)
+                    if scale > 1:
+                        walked, scale = self._reduce(walked), 1
+                    assert ahead is not None
+                    ahead[j].append(walked)
+                walked, scale = self._walk(walked, box, factors[kept:], back=False, scale=scale)
+                yield coef, walked, scale
+
+        return self._sum(walked_terms(), sum(abs(coef) for coef, _ in terms))
 
     # -- weights of the free cards and the pool, per state
 
@@ -1267,6 +1290,7 @@ class _Engine:
         before: dict[int, Array] = {}
         ahead: dict[int, list[list[Array]]] = {}  # per group walked forward, per term (see _group)
         box = plan.start
+        kept = 0
         for g in plan.order:
             a = self._resize(a, box, plan.work[g])
             if odds:
@@ -1276,9 +1300,11 @@ class _Engine:
                 a = self._apply_sparse(a, plan.work[g], sparse)
             else:
                 # Walking a group's terms, keep what the way back would walk again.
-                if odds and g not in self.polys and g not in self.back_polys:
-                    ahead[g] = [[] for _ in plan.factors[g]]
                 first = len(model.groups[g].kinds) - 1
+                keeping = len(plan.factors[g]) * first * a.nbytes
+                if odds and g not in self.polys and g not in self.back_polys and kept + keeping <= _KEEP_BYTES:
+                    ahead[g] = [[] for _ in plan.factors[g]]
+                    kept += keeping
                 a = self._group(a, plan.work[g], plan.factors[g], self.polys.get(g), ahead.get(g), first)
             a = self._resize(a, plan.work[g], plan.after[g])
             box = plan.after[g]
@@ -1354,30 +1380,70 @@ class _Engine:
             return self._odds_by_poly(g, start, after, found)
         kinds = len(group.kinds)
         p = self.p[: len(start)]
-        parts = []
         sums: dict[tuple[Card, int], Array] = {}
-        for j, ((coef, factors), (_, masks)) in enumerate(zip(plan.factors[g], group.terms, strict=True)):
-            ahead = [start]
-            if walked is not None:
-                ahead += walked[j]
-            else:
-                for f in factors[: kinds - 1]:
-                    step, scale = self._walk(ahead[-1], box, [f], back=False)
-                    ahead.append(self._reduce(step) if scale > 1 else step)
-            b, scale = self._walk(after, box, factors[kinds:], back=True)
-            for i in range(kinds - 1, -1, -1):
-                if scale > self.dot_scale:
-                    b, scale = self._reduce(b), 1
-                card = group.kinds[i][0]
-                pieces = self._pieces(ahead[i])
-                for q in plan.tracked:
-                    if masks[i] >> q & 1:
-                        got = self._dot(pieces, b, box, plan.dim[q]) * coef
-                        sums[(card, q)] = sums.get((card, q), 0) + got
-                b, scale = self._walk(b, box, [factors[i]], back=True, scale=scale)
-            parts.append((coef, b, scale))
+        terms = list(zip(plan.factors[g], group.terms, strict=True))
+
+        def walked_back() -> Iterator[tuple[int, Array, int]]:
+            for j, ((coef, factors), (_, masks)) in enumerate(terms):
+                ahead = self._ahead(start, box, factors[: kinds - 1], None if walked is None else walked[j])
+                b, scale = self._walk(after, box, factors[kinds:], back=True)
+                for i in range(kinds - 1, -1, -1):
+                    if scale > self.dot_scale:
+                        b, scale = self._reduce(b), 1
+                    card = group.kinds[i][0]
+                    holders = [q for q in plan.tracked if masks[i] >> q & 1]
+                    for q, got in zip(
+                        holders, self._dots(ahead(i), b, box, [plan.dim[q] for q in holders]), strict=True
+                    ):
+                        sums[(card, q)] = sums.get((card, q), 0) + got * coef
+                    b, scale = self._walk(b, box, [factors[i]], back=True, scale=scale)
+                yield coef, b, scale
+
+        out = self._sum(walked_back(), sum(abs(coef) for (coef, _), _ in terms))
         found.update({key: v % p for key, v in sums.items()})
-        return self._sum(parts)
+        return out
+
+    def _ahead(
+        self, start: Array, box: _Box, factors: Sequence[Factor], walked: list[Array] | None
+    ) -> Callable[[int], Array]:
+        """The states after a term's first i cards (``factors``), asked for i from the last down to
+        0: those the forward pass kept, or walked now. In a big box, only every c-th is kept and
+        the others are walked again from it a stretch at a time (about 2 sqrt(n) arrays instead
+        of n, for n more steps)."""
+        if walked is not None:
+            return [start, *walked].__getitem__
+
+        def step(a: Array, f: Factor) -> Array:
+            moved, scale = self._walk(a, box, [f], back=False)
+            return self._reduce(moved) if scale > 1 else moved
+
+        n = len(factors) + 1
+        if start.nbytes * n <= _KEEP_BYTES:
+            kept = [start]
+            for f in factors:
+                kept.append(step(kept[-1], f))
+            return kept.__getitem__
+        c = math.isqrt(n - 1) + 1
+        marks = {0: start}
+        a = start
+        for i, f in enumerate(factors, 1):
+            a = step(a, f)
+            if i % c == 0:
+                marks[i] = a
+        stretch: dict[int, Array] = {}
+
+        def at(i: int) -> Array:
+            if i not in stretch:
+                base = i - i % c
+                stretch.clear()
+                for later in [m for m in marks if m > base]:  # (asked for in descending order)
+                    del marks[later]
+                stretch[base] = a = marks[base]
+                for t in range(base, min(base + c - 1, n - 1)):
+                    stretch[t + 1] = a = step(a, factors[t])
+            return stretch[i]
+
+        return at
 
     def _odds_by_poly(self, g: int, start: Array, after: Array, found: dict[tuple[Card, int], Array]) -> Array:
         """Back through a group applied as one polynomial. The deals with card i at q add up,
