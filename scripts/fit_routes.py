@@ -40,6 +40,7 @@ import gc
 import hashlib
 import itertools
 import json
+import math
 import os
 import resource
 import signal
@@ -387,19 +388,50 @@ def admissible(scores: dict[str, Score], report_total: float) -> bool:
     return not refuses and report <= report_total * 1.01
 
 
-GRID: dict[str, list[int]] = {
-    "books_cheap": [10_000_000, 20_000_000, 40_000_000, 80_000_000, 160_000_000],
-    "boards_cheap": [0, 3_000_000, 10_000_000, 30_000_000],
-    "books_versus_walk": [10, 20, 40, 80, 160, 320],
-    "walk_likely": [16, 64, 256, 1024],
-    "books_likely": [10, 40],
+def power_law(pairs: list[tuple[float, float]]) -> tuple[float, float]:
+    """(scale, power) of ``time = scale * estimate ** power`` by least squares on the logarithms."""
+    xs = [math.log(e) for e, _ in pairs]
+    ys = [math.log(t) for _, t in pairs]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    power = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum((x - mx) ** 2 for x in xs)
+    return math.exp(my - power * mx), power
+
+
+def likely_laws(every: list[View]) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The power laws of each counter's time (nanoseconds) on its estimate, fitted on the views
+    it took at least ``TIMED_FROM`` seconds on (below, the time is mostly the fixed cost)."""
+    books = [(float(v.cost), v.books * 1e9) for v in every if v.books and v.books >= TIMED_FROM and v.cost > 0]
+    walk = [(float(v.walk), v.boards * 1e9) for v in every if v.boards and v.boards >= TIMED_FROM and v.walk > 0]
+    return power_law(books), power_law(walk)
+
+
+TIMED_FROM = 0.005
+# The grid around the least-squares laws: each law's power, the walk's scale as a factor at
+# ``PIVOT`` (where the two counters are close, so where the choice is made; the book-by-book
+# law is kept: only the ratio of the two matters there), and ``books_cheap``.
+PIVOT = 1e9  # nanoseconds
+GRID: dict[str, list[float]] = {
+    "books_power": [-0.1, -0.05, 0.0, 0.05, 0.1],  # added to the least-squares power
+    "walk_power": [-0.1, -0.05, 0.0, 0.05, 0.1, 0.15, 0.2, 0.25],
+    "walk_factor": [0.35, 0.5, 0.7, 1.0, 1.4, 2.0, 2.8],
+    "books_cheap": [2_000_000, 5_000_000, 10_000_000, 20_000_000, 40_000_000],
 }
 
 
-def candidates() -> Iterator[Routes]:
-    names = list(GRID)
-    for values in itertools.product(*(GRID[n] for n in names)):
-        yield replace(DEFAULT, **dict(zip(names, values, strict=True)))  # type: ignore[arg-type]
+def candidates(every: list[View]) -> Iterator[Routes]:
+    (books_scale, books_power), (walk_scale, walk_power) = likely_laws(every)
+    for db, dw, factor, cheap in itertools.product(*GRID.values()):
+        # Each law turned about the estimate it gives ``PIVOT`` nanoseconds at.
+        b_at = (PIVOT / books_scale) ** (1 / books_power)
+        w_at = (PIVOT / walk_scale) ** (1 / walk_power)
+        yield replace(
+            DEFAULT,
+            books_power=round(books_power + db, 3),
+            books_scale=float(f"{PIVOT / b_at ** (books_power + db):.4g}"),
+            walk_power=round(walk_power + dw, 3),
+            walk_scale=float(f"{factor * PIVOT / w_at ** (walk_power + dw):.4g}"),
+            books_cheap=int(cheap),
+        )
 
 
 def fit(cache: Path, limit: float) -> None:
@@ -426,7 +458,10 @@ def fit(cache: Path, limit: float) -> None:
     report_total = sum(s.total for g, s in base.items() if g in (REPORT, ASKS))
     best: tuple[tuple[float, ...], Routes, dict[str, Score]] | None = None
     quiet = {g: vs for g, vs in by_group.items()}
-    for routes in candidates():
+    every = [v for vs in by_group.values() for v in vs]
+    (bs, bp), (ws, wp) = likely_laws(every)
+    print(f"\nleast squares: book by book {bs:.4g} * cost ** {bp:.3f} ns, walk {ws:.4g} * estimate ** {wp:.3f} ns")
+    for routes in candidates(every):
         scores = {g: score(vs, routes, limit) for g, vs in quiet.items()}
         if not admissible(scores, report_total):
             continue

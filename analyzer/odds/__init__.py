@@ -78,11 +78,10 @@ def information(before: int, after: int) -> float:
 
 
 def route(pos: Position, odds: bool = True, routes: Routes = DEFAULT) -> Counter:
-    """The counter for a view: the book-by-book count when it is cheap and fits its memory bound;
-    else the board walk when it is cheap; else the book-by-book count when it is cheaper (by
-    ``Routes.books_versus_walk``); else the walk when it fits the budget, else the one likely the
-    faster of those likely to fit it. ``TooLarge`` when neither fits the budget
-    (``Routes.budget_ns``, ``Routes.max_states``, ``Routes.books_likely``, ``Routes.walk_likely``)."""
+    """The counter for a view: the one likely the faster by the two estimates (``Routes.choose``),
+    the book-by-book count without making the board walk when it is likely cheap. ``TooLarge``
+    when neither is likely within the budget (``Routes.budget_ns``) or fits its memory bound
+    (``Routes.max_states``)."""
     from .boards import Board
 
     return Counter.BOARDS if isinstance(_counter(pos, odds, routes), Board) else Counter.BOOKS
@@ -109,9 +108,9 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount:
         return books
     if choice is Counter.BOARDS:
         return board if board is not None else Board(pos)
-    best = walk() if board is None else board.estimate(odds)
+    best = routes.likely_walk_ns(walk() if board is None else board.estimate(odds))
     if books.fits:
-        best = min(best, books.cost * routes.books_weight)
+        best = min(best, routes.likely_books_ns(books.cost))
     raise TooLarge(_too_large(pos, f"about {best / 1e9:,.0f} s by the cheaper of the two counters"))
 
 
