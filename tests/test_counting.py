@@ -5,8 +5,10 @@ of the same player by players already walked)."""
 
 from __future__ import annotations
 
+import importlib
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -197,3 +199,49 @@ def test_every_view_of_probing_openings_has_a_counter_within_the_budget(
         for at in range(min(len(rec.events), 3 * players) + 1):
             for view in [PUBLIC, *rec.hands]:
                 route(knowledge.position(game, at, view))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(openings(sizes=(3, 4, 6), most_cards=18))
+def test_book_by_book_in_little_memory_counts_the_same(pos: Position) -> None:
+    """With no memory to keep the forward walks inside groups (``books._KEEP_BYTES``), the way back
+    walks them again from every c-th card, as it does on the biggest views: the same odds."""
+    books = importlib.import_module("analyzer.odds.books")
+    routes = Routes(counter=Counter.BOOKS, max_states=1 << 17, sparse_bias_ns=float(1 << 60))
+    try:
+        kept = card_odds(pos, routes)
+    except (TooLarge, NoFit):
+        return
+    saved = books._KEEP_BYTES
+    books._KEEP_BYTES = 0
+    try:
+        assert card_odds(pos, routes) == kept == card_odds(pos, BOARDS)
+    finally:
+        books._KEEP_BYTES = saved
+
+
+def test_little_memory_walks_again_from_checkpoints() -> None:
+    """The way back's states after a group's first cards, kept every c-th and walked again a
+    stretch at a time, asked for from the last down: the same arrays as walking them all."""
+    game = replay(simulate(players=6, seed=0, style=Style.PROBING))
+    pos = knowledge.position(game, 12, PUBLIC)
+    books = importlib.import_module("analyzer.odds.books")
+    count = books.BookCount(pos, Routes(counter=Counter.BOOKS))
+    assert count.plan is not None
+    engine = books._Engine(count.plan, [2147483647, 2147483629], Routes())
+    g = max(count.plan.order, key=lambda g: len(count.model.groups[g].kinds))
+    box = count.plan.work[g]
+    factors = count.plan.factors[g][0][1][: len(count.model.groups[g].kinds) - 1]
+    assert len(factors) >= 3, "a group of several kinds of card"
+    start = np.arange(2 * box.size, dtype=np.int64).reshape(2, box.size) % 1000
+    saved = books._KEEP_BYTES
+    try:
+        books._KEEP_BYTES = 1 << 40
+        every = engine._ahead(start, box, factors, None)
+        wanted = [every(i) for i in range(len(factors), -1, -1)]
+        books._KEEP_BYTES = 0
+        again = engine._ahead(start, box, factors, None)
+        got = [again(i) for i in range(len(factors), -1, -1)]
+    finally:
+        books._KEEP_BYTES = saved
+    assert all(np.array_equal(a, b) for a, b in zip(got, wanted, strict=True))
