@@ -1,7 +1,7 @@
 """Fit the constants of ``Routes`` (which counter counts a view) on measured views.
 
     python scripts/fit_routes.py [--seeds 2] [--groups G ...] [--cache FILE] [--limit S]
-    python scripts/fit_routes.py --fit-only [--cache FILE]
+    python scripts/fit_routes.py --fit-only [--cache FILE] [--report-most SECONDS]
     python scripts/fit_routes.py --refresh boards --slower-than 0.2
 
 The views: every view at every step of the probing corpus (``bench_odds.probing_views``: 6 and 8
@@ -17,20 +17,24 @@ making each (the plan, and the board with its estimate) and of each counter forc
 in a child process of its own with its address space bounded (``RLIMIT_AS``, 4 GiB: a
 ``MemoryError`` counts as too costly) and each count bounded in processor time (``--limit``,
 ``ITIMER_PROF``: past it, too costly); a child that dies all the same has the view it was on
-recorded as too costly for both and is started again after it. Measurements go to a JSON-lines
-cache (one view a line) and are not made again: rerunning fits at once. ``--refresh boards``
-measures the walk again (its estimate and time) on the views whose walk or better counter took
-longer than ``--slower-than`` seconds, for when the walk has changed.
+recorded as too costly for both and is started again after it. A walk whose estimate says it
+cannot be within the limit, or ten times slower than the book-by-book count, is not run
+(``WALK_SKIP``, ``WALK_ERR``). Measurements go to a JSON-lines cache (one view a line, with a hash
+of the counters' sources) and are not made again: rerunning fits at once. ``--refresh boards``
+measures the walk again (its estimate and time) where ``boards.py`` has changed since, on the
+views where either counter took longer than ``--slower-than`` seconds or the walk could not count.
 
 Then it replays the router's rule (``Routes.choose``, as ``odds._counter`` uses it) on the
-recorded estimates for the defaults and a grid of candidate constants, and prints per group the
+recorded estimates for the defaults and a grid of candidate constants about the least-squares
+power laws of each counter's time on its estimate, and prints per group the
 total, worst, 99th percentile and median processor time of the counter chosen (with the making
 of the plan and, where the rule needs it, of the board), the views refused (``TooLarge``), the
 views a counter could count but none was chosen or the one chosen could not, and the views where
 the one chosen took more than twice the better. The best candidate has the least worst view
 (summed over the groups' worst, the 8-player groups weighing most), then the least total, among
 those refusing no view either counter counts within the limits and not slowing the report's
-counts (their total chosen time at most the defaults').
+counts (their total chosen time at most the defaults', or ``--report-most``: to compare with an
+earlier rule, run this script's fit at that commit on the same cache).
 """
 
 from __future__ import annotations
