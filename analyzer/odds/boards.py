@@ -14,7 +14,7 @@ and the requirements are few. This counter works on the forbidden pairs, not on 
   by player.
 - *Players one at a time.* The weight above is a product of one factor per player (of the cards
   it used) and one of the total used, so the players are walked in turn with a polynomial in the
-  total. Cards are classes (the same forbidden players and requirements); a class that concerns
+  total (only the totals the players walked so far can reach). Cards are classes (the same forbidden players and requirements); a class that concerns
   one player only is settled in that player's step by a binomial. A class that concerns several
   players (a card forbidden to two, or in two players' requirements) couples them: while the walk
   is between its first and last such player, the state records how many of its cards are left.
