@@ -78,11 +78,10 @@ def information(before: int, after: int) -> float:
 
 
 def route(pos: Position, odds: bool = True, routes: Routes = DEFAULT) -> Counter:
-    """The counter for a view: the book-by-book count when it is cheap and fits its memory bound;
-    else the board walk when it is cheap; else the book-by-book count when it is cheaper (by
-    ``Routes.books_versus_walk``); else the walk when it fits the budget, else the one likely the
-    faster of those likely to fit it. ``TooLarge`` when neither fits the budget
-    (``Routes.budget_ns``, ``Routes.max_states``, ``Routes.books_likely``, ``Routes.walk_likely``)."""
+    """The counter for a view: the one likely the faster by the two estimates (``Routes.choose``),
+    the book-by-book count without making the board walk when it is likely cheap. ``TooLarge``
+    when neither is likely within the budget (``Routes.budget_ns``) or fits its memory bound
+    (``Routes.max_states``)."""
     from .boards import Board
 
     return Counter.BOARDS if isinstance(_counter(pos, odds, routes), Board) else Counter.BOOKS
@@ -96,29 +95,22 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount:
 
     if routes.counter is Counter.BOARDS:
         return Board(pos)
-    if routes.counter is Counter.BOOKS:
-        return BookCount(pos, routes)
     books = BookCount(pos, routes)
-    versus_walk = books.cost * routes.books_versus_walk if books.fits else None
-    if versus_walk is not None and versus_walk <= routes.books_cheap:
-        return books  # (on every view of the sample report and probing openings with a cheap walk)
-    board = Board(pos)  # (making it is most of a cheap view's time: only when needed)
-    walk = board.estimate(odds)
-    if walk <= routes.boards_cheap:
-        return board
-    by_books = books.cost * routes.books_weight if books.fits else None
-    if versus_walk is not None and versus_walk <= min(walk, routes.budget_ns):
-        return books  # (its estimate errs high early in a game, where it goes sparse)
-    if walk <= routes.budget_ns:
-        return board
-    # Past the budget by their estimates: the one likely the faster, as each usually turns out.
-    likely_books = books.cost * routes.books_likely if books.fits else None
-    likely_walk = walk / routes.walk_likely
-    if likely_books is not None and likely_books <= min(likely_walk, routes.budget_ns):
+    board: Board | None = None
+
+    def walk() -> int:
+        nonlocal board
+        board = Board(pos)  # (making it is most of a cheap view's time: only when needed)
+        return board.estimate(odds)
+
+    choice = routes.choose(books.cost if books.fits else None, walk)
+    if choice is Counter.BOOKS:
         return books
-    if likely_walk <= routes.budget_ns:
-        return board
-    best = walk if by_books is None else min(walk, by_books)
+    if choice is Counter.BOARDS:
+        return board if board is not None else Board(pos)
+    best = routes.likely_walk_ns(walk() if board is None else board.estimate(odds))
+    if books.fits:
+        best = min(best, routes.likely_books_ns(books.cost))
     raise TooLarge(_too_large(pos, f"about {best / 1e9:,.0f} s by the cheaper of the two counters"))
 
 

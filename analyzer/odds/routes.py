@@ -3,6 +3,8 @@ counter, that callers (and tests) can force by passing a ``Routes``."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -36,23 +38,27 @@ class Routes:
     - ``simplex_least``: books are expanded as rows over a simplex from this many rows on,
       monomial by monomial below (and above ``books._SIMPLEX_MOST``).
     - ``max_states``: the book-by-book counter's memory bound, in states of a box.
-    - ``books_cheap``: a book-by-book count estimated under this (nanoseconds, by
-      ``books_versus_walk``) is taken at once, without making the board walk.
-    - ``boards_cheap``: else a board walk estimated under this is taken.
-    - ``budget_ns``: a view whose cheaper counter is estimated to take longer than this (in
-      nanoseconds, on this project's machine) is not counted (``TooLarge``).
-    - ``books_weight``: one unit of the book-by-book plan's cost in steps of the board walk
-      (both fitted on this project's machine: about 400 ns and 1 ns), for saying how long a
-      view past the budget would take.
-    - ``books_likely``: the same, as the book-by-book count usually turns out (its plan errs high,
-      5 to 160 times on probing openings), and ``walk_likely`` what the walk's estimate is over
-      what it usually takes (it errs high 25 to 330 times on the biggest views): a view whose
-      board walk is past the budget goes to the one likely the faster of those likely to fit it.
-    - ``books_versus_walk``: one unit of the plan's cost in nanoseconds of the walk's estimate,
-      for choosing between them below the budget (and with ``books_cheap``). Both estimates err
-      high, the plan's the more (it ignores the sparse way through a book, which the views of
-      early and middle game take): fitted on the 530 views of the 128-event sample's report and
-      the 6-player probing openings, where 40 picks the faster counter nearly everywhere.
+    - ``books_scale``, ``books_power``: how long the book-by-book count likely takes, in
+      nanoseconds, from its plan's cost: ``books_scale * cost ** books_power``.
+    - ``walk_scale``, ``walk_power``: the same for the board walk, from its estimate
+      (``Board.estimate``, in nanoseconds as the walk once was: it errs high, the more so the
+      bigger the view).
+    - ``books_cheap``: a book-by-book count likely to take less than this (nanoseconds) is taken
+      at once, without making the board walk (most of a cheap view's routing).
+    - ``budget_ns``: a view whose counters are both likely to take longer than this is not
+      counted (``TooLarge``).
+
+    Fitted with ``scripts/fit_routes.py`` on 3,498 views: every view at every step of the probing
+    openings (6 and 8 players, three decks and must-declare, seeds 0 and 1) and the counts of the
+    128-event sample's report, each counter timed on each (processor time, on this project's
+    machine). Least squares on the logarithms give the book-by-book count about ``317 *
+    cost ** 0.726`` ns and the walk about ``16,330 * estimate ** 0.386`` ns (the walk's estimate
+    errs from 3 times low on the smallest views to 2,000 times high on the biggest; four
+    views in five are within 0.55 to 1.7 times either law, fitted on the views that took at
+    least 5 ms); the laws here are those turned on a grid (their powers, the ratio of their
+    scales, ``books_cheap``) to make the slowest view of each group, then the total, least,
+    refusing no view and keeping the report's counts as fast as before (the walk's law as least
+    squares have it, 1.4 times slower).
     """
 
     counter: Counter = Counter.AUTO
@@ -60,13 +66,36 @@ class Routes:
     small_keep: int = 1 << 12
     simplex_least: int = 1 << 9
     max_states: int = 1 << 21
-    boards_cheap: int = 3_000_000
-    books_cheap: int = 40_000_000
+    books_scale: float = 888.2
+    books_power: float = 0.676
+    walk_scale: float = 22_870.0
+    walk_power: float = 0.386
+    books_cheap: int = 20_000_000
     budget_ns: int = 20_000_000_000
-    books_weight: int = 400
-    books_versus_walk: int = 40
-    books_likely: int = 10
-    walk_likely: int = 64
+
+    def likely_books_ns(self, cost: int) -> float:
+        """How long the book-by-book count of a plan of this cost likely takes (nanoseconds)."""
+        return self.books_scale * math.pow(cost, self.books_power)
+
+    def likely_walk_ns(self, estimate: int) -> float:
+        """How long a board walk of this estimate likely takes (nanoseconds)."""
+        return self.walk_scale * math.pow(estimate, self.walk_power)
+
+    def choose(self, books: int | None, walk: Callable[[], int]) -> Counter | None:
+        """The counter for a view by the estimates (``AUTO``; a forced counter is returned as it
+        is): ``books`` the book-by-book plan's cost (None when it does not fit ``max_states``),
+        ``walk()`` the board walk's estimate, asked for only when the book-by-book count is not
+        cheap (``books_cheap``). The one likely the faster, when it is likely within the budget;
+        None when neither is."""
+        if self.counter is not Counter.AUTO:
+            return self.counter
+        by_books = None if books is None else self.likely_books_ns(books)
+        if by_books is not None and by_books <= self.books_cheap:
+            return Counter.BOOKS  # (without making the board)
+        by_walk = self.likely_walk_ns(walk())
+        if by_books is not None and by_books <= by_walk:
+            return Counter.BOOKS if by_books <= self.budget_ns else None
+        return Counter.BOARDS if by_walk <= self.budget_ns else None
 
     @staticmethod
     def whole_boxes() -> Routes:
