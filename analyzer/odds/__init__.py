@@ -97,18 +97,21 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount:
         return Board(pos)
     books = BookCount(pos, routes)
     board: Board | None = None
+    estimate: int | None = None
 
     def walk() -> int:
-        nonlocal board
-        board = Board(pos)  # (making it is most of a cheap view's time: only when needed)
-        return board.estimate(odds)
+        nonlocal board, estimate
+        if estimate is None:
+            board = Board(pos)  # (making it is most of a cheap view's time: only when needed)
+            estimate = board.estimate(odds)
+        return estimate
 
     choice = routes.choose(books.cost if books.fits else None, walk)
     if choice is Counter.BOOKS:
         return books
     if choice is Counter.BOARDS:
         return board if board is not None else Board(pos)
-    best = routes.likely_walk_ns(walk() if board is None else board.estimate(odds))
+    best = routes.likely_walk_ns(walk())
     if books.fits:
         best = min(best, routes.likely_books_ns(books.cost))
     raise TooLarge(_too_large(pos, f"about {best / 1e9:,.0f} s by the cheaper of the two counters"))

@@ -244,8 +244,9 @@ class Board:
         return cost
 
     def player_families(self) -> int:
-        """The families ``by_players`` carries: one per player and set of its requirements a
-        card would meet there, for every class and player allowed it."""
+        """The families ``by_players`` would carry if no card were counted in its player's step
+        alone: one per player and set of its requirements a card would meet there, for every
+        class and player allowed it (a bound, for choosing it and for ``estimate``)."""
         return len(
             {
                 (q, frozenset(j for j in k.reqs if self.reqs[j][1] == q))
@@ -376,8 +377,11 @@ class _Walk:
         # (-1)**j * C(a, j) modulo each prime, in row a, column j (zero past a).
         signed = np.array([[(-1) ** j * math.comb(a, j) for j in range(top + 1)] for a in range(top + 1)], dtype=object)
         self.signed = np.stack([(signed % prime).astype(np.int64) for prime in primes])
+        # The sums of products inside int64 count on residues below 2**28, a hundred at a time.
+        assert max(primes) < 1 << 28 and max(board.slots, default=0) < _SUMS, "primes below 2**28, slots below 120"
+
         # Each step's ways, by player and states before it (the walk meets a step several times).
-        self._plans: dict[tuple[int, tuple[tuple[int, ...], ...]], _Plan] = {}
+        self._plans: dict[tuple[object, ...], _Plan] = {}
 
     def run(self, odds: bool) -> tuple[Array, dict[tuple[int, int], Array]]:
         """The count of fitting deals modulo each prime and, with ``odds``, per (class or -1 for
@@ -482,8 +486,8 @@ class _Walk:
         for target, pairs in by_target.items():
             acc = np.zeros((len(self.primes), nb, width), dtype=np.int64)
             # Products of residues below 2**28 add up, a hundred at a time, inside int64.
-            for lo in range(0, len(pairs), _SUMS // (slots + 1)):
-                chunk = pairs[lo : lo + _SUMS // (slots + 1)]
+            for lo in range(0, len(pairs), max(1, _SUMS // (slots + 1))):
+                chunk = pairs[lo : lo + max(1, _SUMS // (slots + 1))]
                 windows = np.concatenate([w for w, _ in chunk], axis=3)
                 factors_ = _read(np.concatenate([f for _, f in chunk], axis=2), every)
                 acc += np.einsum("kbwj,kbj->kbw", windows, factors_) % p
@@ -590,7 +594,8 @@ class _Walk:
         cards of the player's classes, its requirements of the player switched off, and its
         ``extra``. Most families read the same (a family per class: its card was taken from a
         class the player is not concerned by; a family per player: it starts at another step), so
-        the factors are made once per distinct reading and copied out. Families alike but for
+        the factors are made once per distinct reading, returned with each family's reading
+        (``Step``). Families alike but for
         where they start share ``init``'s rows, so the first ``len(extra)`` stand for them all."""
         board = self.board
         mine = [j for j, (_, p, _) in enumerate(board.reqs) if p == q]
@@ -663,13 +668,15 @@ class _Walk:
         # The ways do not depend on the families unless a coupled class is forced onto the player
         # (its cards must all be left, which depends on the family): then they are made afresh.
         plain = not any(roles[i] == "forced" for _, _, roles in branches for _, i in coupled)
-        cache = (q, tuple(states)) if plain else None
+        cache = (q, tuple(states), tuple(i for _, i in coupled), tuple(map(tuple, groups))) if plain else None
         plan = self._plans.get(cache) if cache else None
         if plan is None:
             plan = self._plan(states, coupled, init, groups, slots, branches, nb, plain)
             if cache:
                 self._plans[cache] = plan
         keys, combos, scales, needs = plan
+        if plain:  # (no way depends on the families: every family is allowed every way)
+            needs = np.ones((1, nb), dtype=np.int64)
         if not keys:
             return {}
         # Families alike but for the card given them (``extra``, one more card used for sure)
@@ -1011,7 +1018,7 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
         if q in first:
             pre_open[q] = states
             states = _open_all(states, [len(classes[i].cards) for i in first[q]], True)
-            active += [(i, walk.init[:1, i]) for i in first[q]]
+            active += [(i, walk.init[:1, i].copy()) for i in first[q]]
         actives[q] = list(active)
         grown = up_to[position[q]]
         states = {s: rows(a, width, grown - width) for s, a in states.items()}

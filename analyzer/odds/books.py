@@ -1034,9 +1034,10 @@ class _Engine:
         whole box: all at once, they were a fifth of a big view's memory)."""
         out = [np.zeros(len(b), dtype=np.int64) for _ in ts]
         p = self.p[: len(b)]
+        scales = self._scales(len(b))
         for j, piece in enumerate(self._pieces_one_by_one(f)):
             for x, t in enumerate(ts):
-                out[x] = (out[x] + self._dot([piece], b, box, t) * self._scales(len(b))[j] % p) % p
+                out[x] = (out[x] + self._dot([piece], b, box, t) * scales[j] % p) % p
         return out
 
     def _pieces_one_by_one(self, f: Array) -> Iterator[Array]:
@@ -1435,6 +1436,7 @@ class _Engine:
         def at(i: int) -> Array:
             if i not in stretch:
                 base = i - i % c
+                assert base in marks, "the states are asked for from the last card down"
                 stretch.clear()
                 for later in [m for m in marks if m > base]:  # (asked for in descending order)
                     del marks[later]
