@@ -15,10 +15,35 @@ dealt to the player, ``not_all`` fails when every one of its cards was.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from fractions import Fraction
 
-from analyzer.cards import Card
-from analyzer.knowledge import Position
+from analyzer.cards import Card, Deck
+from analyzer.knowledge import PUBLIC, Position, Requirement
+
+
+def unseen(
+    deck: Deck,
+    players: tuple[str, ...],
+    allowed: dict[Card, tuple[str, ...]],
+    slots: dict[str, int],
+    at_least: Sequence[Requirement] = (),
+    not_all: Sequence[Requirement] = (),
+) -> Position:
+    """The public view at the deal of a made-up position: the cards of ``allowed`` in play, none
+    shown, each allowed to those players (the positions the counting tests build by hand)."""
+    return Position(
+        at=0,
+        view=PUBLIC,
+        deck=deck,
+        players=players,
+        in_play=tuple(c for c in deck.cards if c in allowed),
+        known={},
+        allowed=allowed,
+        slots=slots,
+        at_least=list(at_least),
+        not_all=list(not_all),
+    )
 
 
 def brute_force(pos: Position) -> tuple[int, dict[Card, Counter[str]]]:

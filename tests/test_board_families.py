@@ -8,11 +8,11 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings
 
 from analyzer.cards import DeckKind, make_deck
-from analyzer.knowledge import PUBLIC, Position, Requirement
+from analyzer.knowledge import Position, Requirement
 from analyzer.odds.arithmetic import SMALL_PRIMES, crt, deal_bound, primes_for
 from analyzer.odds.boards import Board, _Walk, by_players
 
-from .odds_oracle import brute_force
+from .odds_oracle import brute_force, unseen
 from .test_counting import openings
 
 DECK = make_deck(DeckKind.STANDARD)
@@ -75,21 +75,11 @@ def test_a_requirement_switched_off_reaches_states_the_position_cancels() -> Non
     allowed = {cards["9S"]: ("Bob",), cards["KS"]: ("Cid",)}
     allowed |= {cards[x]: players for x in ["10S", "JS", "QS", "2S", "3S", "4S", "5S", "6S", "7S"]}
     book = DECK.book_of(cards["9S"])
-    pos = Position(
-        at=0,
-        view=PUBLIC,
-        deck=DECK,
-        players=players,
-        in_play=tuple(c for c in DECK.cards if c in allowed),
-        known={},
-        allowed=allowed,
-        slots={"Ann": 9, "Bob": 1, "Cid": 1},
-        at_least=[
-            Requirement("Cid", book, frozenset(cards[x] for x in ["KS", "10S", "JS", "QS"]), 1),
-            Requirement("Ann", book, frozenset(cards[x] for x in ["10S", "JS", "QS"]), 1),
-        ],
-        not_all=[],
-    )
+    at_least = [
+        Requirement("Cid", book, frozenset(cards[x] for x in ["KS", "10S", "JS", "QS"]), 1),
+        Requirement("Ann", book, frozenset(cards[x] for x in ["10S", "JS", "QS"]), 1),
+    ]
+    pos = unseen(DECK, players, allowed, {"Ann": 9, "Bob": 1, "Cid": 1}, at_least)
     board, _, (deals, by_class), (same, by_player) = _both(pos)
     assert deals == same == 1
     assert by_player == by_class

@@ -23,7 +23,7 @@ from analyzer.rules import HouseRule
 from analyzer.simulate import Style, simulate
 from analyzer.solver import NoFit
 
-from .odds_oracle import brute_force, odds_from_counts, plain_count
+from .odds_oracle import brute_force, odds_from_counts, plain_count, unseen
 
 DECK = make_deck(DeckKind.STANDARD)
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
@@ -60,18 +60,9 @@ def openings(draw: st.DrawFn, sizes: tuple[int, ...] = (3, 4, 6, 8), most_cards:
         if draw(st.integers(0, 3)) == 0:
             not_all[(asker, book.name)] = Requirement(asker, book, book_cards, 1)
     allowed = {c: tuple(p for p in players if p not in forbidden[c]) for c in unknown}
-    return Position(
-        at=0,
-        view=PUBLIC,
-        deck=DECK,
-        players=players,
-        in_play=tuple(c for c in DECK.cards if c in allowed),
-        known={},
-        allowed=allowed,
-        slots={p: sum(1 for h in truth.values() if h == p) for p in players},
-        at_least=list(at_least.values()),
-        not_all=[r for r in not_all.values() if not all(truth[c] == r.player for c in r.cards)],
-    )
+    slots = {p: sum(1 for h in truth.values() if h == p) for p in players}
+    kept = [r for r in not_all.values() if not all(truth[c] == r.player for c in r.cards)]
+    return unseen(DECK, players, allowed, slots, list(at_least.values()), kept)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -122,17 +113,7 @@ def _ring(players: int) -> Position:
         allowed |= {c: names for c in rest}
         at_least.append(Requirement(p, book, frozenset(book.cards), 1))
     n = len(allowed) // players
-    return Position(
-        at=0,
-        view=PUBLIC,
-        deck=DECK,
-        players=names,
-        in_play=tuple(c for c in DECK.cards if c in allowed),
-        known={},
-        allowed=allowed,
-        slots={p: n for p in names},
-        at_least=at_least,
-    )
+    return unseen(DECK, names, allowed, {p: n for p in names}, at_least)
 
 
 def test_cards_asked_of_the_same_player_are_one_count() -> None:

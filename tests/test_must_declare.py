@@ -29,7 +29,7 @@ from analyzer.rules import HouseRule, RuleSet
 from analyzer.simulate import simulate
 from analyzer.solver import NoFit, solve
 
-from .odds_oracle import brute_force
+from .odds_oracle import brute_force, unseen
 from .oracle import oracle_holders
 from .test_solver import _small_views
 
@@ -80,18 +80,7 @@ def random_position(
         elif shape == "any":
             cards = rng.sample(unknown, rng.randint(1, min(4, len(unknown))))
         not_all.append(_requirement(player, cards, deck))
-    return Position(
-        at=0,
-        view=PUBLIC,
-        deck=deck,
-        players=players,
-        in_play=tuple(c for c in deck.cards if c in allowed),
-        known={},
-        allowed=allowed,
-        slots=slots,
-        at_least=list(at_least.values()),
-        not_all=not_all,
-    )
+    return unseen(deck, players, allowed, slots, list(at_least.values()), not_all)
 
 
 def _check(pos: Position) -> bool:

@@ -36,7 +36,7 @@ from analyzer.simulate import simulate
 from analyzer.solver import NoFit
 
 from .fixtures import SHARED, committed, committed_json
-from .odds_oracle import brute_force, odds_from_counts, plain_count
+from .odds_oracle import brute_force, odds_from_counts, plain_count, unseen
 
 # The counter's module (``analyzer.odds`` itself is the API's function of that name).
 odds_module = importlib.import_module("analyzer.odds.books")
@@ -571,18 +571,7 @@ def sparse_boards(draw: st.DrawFn, sizes: tuple[int, ...] = (4, 6, 8)) -> Positi
             out[(player, book.name)] = Requirement(player, book, frozenset(c for c in book.cards if c in allowed), 1)
         return list(out.values())
 
-    return Position(
-        at=0,
-        view=PUBLIC,
-        deck=DECK,
-        players=players,
-        in_play=tuple(c for c in DECK.cards if c in allowed),
-        known={},
-        allowed=allowed,
-        slots=slots,
-        at_least=reqs(len(players)),
-        not_all=reqs(2),
-    )
+    return unseen(DECK, players, allowed, slots, reqs(len(players)), reqs(2))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
