@@ -957,11 +957,12 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
     def families_of(q: int, width: int) -> list[_Slot]:
         return [(i, np.full(width, int(c[0]), dtype=np.int64)) for i, c in actives[q]]
 
-    def short_of(i: int, q: int, extra_: Array, off_: Array) -> Step:
-        """The step at q with the private class i one card short."""
+    def short_of(i: int, q: int, states: dict[tuple[int, ...], Array], extra_: Array, off_: Array) -> Step:
+        """The step at q from ``states`` with the private class i one card short, for the families
+        given by ``extra_`` and ``off_``."""
         walk.init[:, i] -= 1
         try:
-            return walk._factors(q, reached[q], families_of(q, nf), extra_, off_, regroup[q])
+            return walk._factors(q, states, families_of(q, len(extra_)), extra_, off_, regroup[q])
         finally:
             walk.init[:, i] += 1
 
@@ -971,17 +972,14 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
         cards left of it: over the class's cards) or, for a class private to q, from the class
         one card short; met with the position's own counts before and after the step."""
         given = np.ones(1, dtype=np.int64)
+        passive: dict[frozenset[int], Step] = {}  # the step with these requirements off, per set
         for (i, who), meets in local.items():
             if who != q:
                 continue
             met = np.zeros((len(board.reqs),), dtype=bool)
             met[list(meets)] = True
             if i in private.get(q, []):
-                walk.init[:, i] -= 1
-                try:
-                    step = walk._factors(q, before, families_of(q, 1), given, met[None, :], regroup[q])
-                finally:
-                    walk.init[:, i] += 1
+                step = short_of(i, q, before, given, met[None, :])
                 ways[(i, q)] = walk._meet(step, before, after, board.slots[q], reaches[q])[:, 0]
                 continue
             # From each state, as many ways as cards of the class left there; the card taken, the
@@ -989,7 +987,9 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
             # same as from the state itself with the class one card fuller after it.
             t = alone[q][i]
             taken = {s: a * s[t] % p for s, a in before.items()}
-            step = walk._factors(q, before, families_of(q, 1), given, met[None, :], regroup[q])
+            if meets not in passive:
+                passive[meets] = walk._factors(q, before, families_of(q, 1), given, met[None, :], regroup[q])
+            step = passive[meets]
             g = next((g for g, group in enumerate(regroup[q]) if t in group), None)
             fuller = after if g is None else {(*u[:g], u[g] + 1, *u[g + 1 :]): b for u, b in after.items()}
             summed = walk._meet(step, taken, fuller, board.slots[q], reaches[q])[:, 0]
@@ -1054,7 +1054,7 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
             # (their rows back through the step, with the position's row forward).
             for i in private[q]:
                 short = walk._backward(
-                    _rows(short_of(i, q, extra[q], off[q]), chosen), later, board.slots[q], reaches[q]
+                    _rows(short_of(i, q, reached[q], extra[q], off[q]), chosen), later, board.slots[q], reaches[q]
                 )
                 met = np.zeros((k, nf), dtype=np.int64)
                 for s, gone in short.items():
