@@ -31,18 +31,28 @@ if TYPE_CHECKING:
 
 
 class _Later:
-    """A rich ``Console`` made on first use (rich takes a while to load)."""
+    """A rich ``Console`` made on first use (rich takes a while to load). Its attributes are the
+    console's; rich objects that drive a console themselves (progress bars enter it as a context)
+    are given the console itself (``console_of``)."""
 
     def __init__(self, **options: Any) -> None:
         self._options = options
         self._console: Console | None = None
 
-    def __getattr__(self, name: str) -> Any:
+    def made(self) -> Console:
         if self._console is None:
             from rich.console import Console
 
             self._console = Console(**self._options)
-        return getattr(self._console, name)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.made(), name)
+
+
+def console_of(console: Console) -> Console:
+    """The rich ``Console`` itself behind ``out`` or ``err``."""
+    return console.made() if isinstance(console, _Later) else console
 
 
 # No emoji codes either: a title ":fire:" stays that text.
@@ -303,5 +313,5 @@ def progress_bars(quiet: bool = False) -> Iterator[Stages]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=True) as bar:
+    with Progress(*columns, console=console_of(err), transient=True) as bar:
         yield Stages(bar)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -43,6 +45,59 @@ def test_bars_show_on_a_terminal_and_not_when_piped(monkeypatch: pytest.MonkeyPa
     with common.progress_bars() as bars:
         assert bars.stage("solving each view") is None
     assert piped.getvalue() == ""
+
+
+def test_bars_draw_on_the_console_made_on_first_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``common.err`` is a console made on first use; the progress bars once entered it as a
+    context, which only the console itself supports: every long command failed on a terminal."""
+    screen = io.StringIO()
+    monkeypatch.setattr(common, "err", common._Later(file=screen, force_terminal=True, width=80))
+    with common.progress_bars() as bars:
+        update = bars.stage("solving each view")
+        assert update is not None
+        update(3, 7)
+    assert "solving each view" in screen.getvalue()
+
+
+def test_a_report_on_a_terminal_shows_its_bars_and_ends_well(tmp_path: Path) -> None:
+    """The whole command with stderr a terminal (a pseudo-terminal), as a person runs it."""
+    import os
+    import pty
+
+    main, terminal = pty.openpty()
+    shown: list[bytes] = []
+
+    def drain() -> None:  # (the terminal must be read while the command writes, or it blocks)
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # the other end closed: all read
+                return
+            if not chunk:
+                return
+            shown.append(chunk)
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+    try:
+        command = [
+            sys.executable,
+            "-c",
+            "from cli.main import main; main()",
+            "report",
+            str(ROOT / "sample_logs" / "lockout.fish"),
+        ]
+        done = subprocess.run(
+            [*command, "--out", str(tmp_path)], stdout=subprocess.PIPE, stderr=terminal, timeout=120, cwd=ROOT
+        )
+    finally:
+        os.close(terminal)
+        reader.join(timeout=10)
+        os.close(main)
+    screen = b"".join(shown)
+    assert done.returncode == 0, screen.decode(errors="replace")
+    assert b"solving each view" in screen and b"Traceback" not in screen
+    assert (tmp_path / "lockout.html").exists()
 
 
 def test_report_writes_no_progress_when_piped(tmp_path: Path) -> None:
