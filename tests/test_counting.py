@@ -201,6 +201,26 @@ def test_book_by_book_in_little_memory_counts_the_same(pos: Position) -> None:
         books._KEEP_BYTES = saved
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(openings(sizes=(3, 4, 6), most_cards=18), st.booleans())
+def test_book_by_book_one_prime_at_a_time_counts_the_same(pos: Position, whole: bool) -> None:
+    """Big boxes go forward and back one prime at a time (``books._ONE_BY_ONE``), each prime's
+    way back with the free cards' weights let go first: the same odds as all primes at once and as
+    the walk, through whole boxes or the sparse way."""
+    books = importlib.import_module("analyzer.odds.books")
+    routes = Routes.whole_boxes() if whole else Routes(counter=Counter.BOOKS)
+    try:
+        together = card_odds(pos, routes)
+    except (TooLarge, NoFit):
+        return
+    saved = books._ONE_BY_ONE
+    books._ONE_BY_ONE = 0
+    try:
+        assert card_odds(pos, routes) == together == card_odds(pos, BOARDS)
+    finally:
+        books._ONE_BY_ONE = saved
+
+
 def test_little_memory_walks_again_from_checkpoints() -> None:
     """The way back's states after a group's first cards, kept every c-th and walked again a
     stretch at a time, asked for from the last down: the same arrays as walking them all."""
