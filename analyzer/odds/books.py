@@ -1297,24 +1297,22 @@ class _Engine:
             per_player[p] = (base, scale)  # the weight is base times scale along dim t
         return weight, per_player
 
-    def _along(self, a: Array, base: Array, scale: Array, t: int) -> Array:
-        """The sum over the final box of ``a * base`` times ``scale`` at each state's coordinate
-        in dim t, modulo each prime: ``a * base`` is added up along the other dims first, a slice
-        of the box at a time (whole, the product is as big as the box for every prime)."""
+    def _along(self, a: Array, base: Array, scales: dict[int, Array]) -> dict[int, Array]:
+        """Per dim t of ``scales``: the sum over the final box of ``a * base`` times ``scales[t]``
+        at each state's coordinate in dim t, modulo each prime (``a * base`` is made once, then
+        added up along the other dims for each t)."""
         box = self.plan.final
         k, d = len(a), len(box.extents)
         column = self.column[:k]
-        shape = (k, *box.extents)
-        ends = self.p[:k].reshape(k, *[1] * d)
-        others = tuple(u + 1 for u in range(d) if u != t)
-        cut = 2 if t == 0 else 1  # the axis the box is sliced along (any but t's)
-        marginal = np.zeros((k, box.extents[t]), dtype=np.int64)
-        for x in range(shape[cut] if d > 1 else 1):
-            at = (slice(None),) * cut + (slice(x, x + 1),) if d > 1 else ()
-            both = a.reshape(shape)[at] * base[:k].reshape(shape)[at]  # both factors are reduced
-            both %= ends
-            marginal += both.sum(axis=others).reshape(k, -1) % column  # below box size * p
-        return np.asarray((marginal % column * scale[:k] % column).sum(axis=1) % self.p[:k], dtype=np.int64)
+        both = a * base[:k]  # both factors are reduced
+        both %= column
+        both = both.reshape(k, *box.extents)
+        out: dict[int, Array] = {}
+        for t, scale in scales.items():
+            others = tuple(u + 1 for u in range(d) if u != t)
+            marginal = both.sum(axis=others) % column  # below box size * p
+            out[t] = np.asarray((marginal * scale[:k] % column).sum(axis=1) % self.p[:k], dtype=np.int64)
+        return out
 
     # -- the passes
 
@@ -1366,10 +1364,14 @@ class _Engine:
     def free_cards(self, forward: _Forward, k: int) -> dict[tuple[Card, int], Array]:
         """The deals with a free card at each tracked player, modulo the first k primes; then the
         final states and the free card's weights are let go (the way back needs neither)."""
-        found = {
-            (self.model.free[0], p): self._along(forward.last[:k], base, scale, self.plan.dim[p])
-            for p, (base, scale) in forward.per_player.items()
-        }
+        found: dict[tuple[Card, int], Array] = {}
+        # Players share one of two bases (the weights, or the pool's share of them).
+        bases = {id(base): base for base, _ in forward.per_player.values()}
+        for key, base in bases.items():
+            players = {self.plan.dim[p]: p for p, (b, _) in forward.per_player.items() if id(b) == key}
+            scales = {t: forward.per_player[p][1] for t, p in players.items()}
+            for t, ways in self._along(forward.last[:k], base, scales).items():
+                found[(self.model.free[0], players[t])] = ways
         forward.per_player, forward.last = {}, forward.last[:0]
         return found
 
