@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 from fractions import Fraction
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -193,12 +194,8 @@ def test_book_by_book_in_little_memory_counts_the_same(pos: Position) -> None:
         kept = card_odds(pos, routes)
     except (TooLarge, NoFit):
         return
-    saved = books._KEEP_BYTES
-    books._KEEP_BYTES = 0
-    try:
+    with mock.patch.object(books, "_KEEP_BYTES", 0):
         assert card_odds(pos, routes) == kept == card_odds(pos, BOARDS)
-    finally:
-        books._KEEP_BYTES = saved
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -213,12 +210,8 @@ def test_book_by_book_one_prime_at_a_time_counts_the_same(pos: Position, whole: 
         together = card_odds(pos, routes)
     except (TooLarge, NoFit):
         return
-    saved = books._ONE_BY_ONE
-    books._ONE_BY_ONE = 0
-    try:
+    with mock.patch.object(books, "_ONE_BY_ONE", 0):
         assert card_odds(pos, routes) == together == card_odds(pos, BOARDS)
-    finally:
-        books._ONE_BY_ONE = saved
 
 
 def test_little_memory_walks_again_from_checkpoints() -> None:
@@ -235,14 +228,10 @@ def test_little_memory_walks_again_from_checkpoints() -> None:
     factors = count.plan.factors[g][0][1][: len(count.model.groups[g].kinds) - 1]
     assert len(factors) >= 3, "a group of several kinds of card"
     start = np.arange(2 * box.size, dtype=np.int64).reshape(2, box.size) % 1000
-    saved = books._KEEP_BYTES
-    try:
-        books._KEEP_BYTES = 1 << 40
+    with mock.patch.object(books, "_KEEP_BYTES", 1 << 40):
         every = engine._ahead(start, box, factors, None)
         wanted = [every(i) for i in range(len(factors), -1, -1)]
-        books._KEEP_BYTES = 0
+    with mock.patch.object(books, "_KEEP_BYTES", 0):
         again = engine._ahead(start, box, factors, None)
         got = [again(i) for i in range(len(factors), -1, -1)]
-    finally:
-        books._KEEP_BYTES = saved
     assert all(np.array_equal(a, b) for a, b in zip(got, wanted, strict=True))
