@@ -6,6 +6,7 @@ of the same player by players already walked)."""
 from __future__ import annotations
 
 import importlib
+import math
 from fractions import Fraction
 from unittest import mock
 
@@ -14,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer import knowledge, solver
+from analyzer import knowledge, record, solver
 from analyzer.cards import Card, DeckKind, make_deck
 from analyzer.knowledge import PUBLIC, Position, Requirement
 from analyzer.odds import Counter, Routes, TooLarge, card_odds, count_deals, route
@@ -24,6 +25,7 @@ from analyzer.rules import HouseRule
 from analyzer.simulate import Style, simulate
 from analyzer.solver import NoFit
 
+from .fixtures import SHARED
 from .odds_oracle import brute_force, odds_from_counts, plain_count, unseen
 
 DECK = make_deck(DeckKind.STANDARD)
@@ -198,20 +200,54 @@ def test_book_by_book_in_little_memory_counts_the_same(pos: Position) -> None:
         assert card_odds(pos, routes) == kept == card_odds(pos, BOARDS)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(openings(sizes=(3, 4, 6), most_cards=18), st.booleans())
-def test_book_by_book_one_prime_at_a_time_counts_the_same(pos: Position, whole: bool) -> None:
-    """Big boxes go forward and back one prime at a time (``books._ONE_BY_ONE``), each prime's
-    way back with the free cards' weights let go first: the same odds as all primes at once and as
-    the walk, through whole boxes or the sparse way."""
+# Small primes (above the factorial tables' top on these openings): several of them, and counts
+# that are zero modulo one and not another, as the real primes meet only on the biggest views.
+SMALL = (31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101, 103, 107, 109, 113)
+ROUTES = {
+    "whole boxes": Routes.whole_boxes(),
+    "as chosen": Routes(counter=Counter.BOOKS),
+    "sparse, state by state": Routes.always_sparse(True),
+    "sparse": Routes.always_sparse(False),
+}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(openings(sizes=(3, 4, 6), most_cards=18), st.sampled_from(sorted(ROUTES)))
+def test_book_by_book_one_prime_at_a_time_counts_the_same(pos: Position, way: str) -> None:
+    """Big boxes go forward and back one prime at a time (``books._ONE_BY_ONE``), the free cards
+    counted right after each prime's way forward: the same odds as all primes at once and as the
+    walk, whichever way the groups are gone through, with primes small enough that states are
+    zero modulo some of them only."""
     books = importlib.import_module("analyzer.odds.books")
-    routes = Routes.whole_boxes() if whole else Routes(counter=Counter.BOOKS)
-    try:
-        together = card_odds(pos, routes)
-    except (TooLarge, NoFit):
-        return
+    arithmetic = importlib.import_module("analyzer.odds.arithmetic")
+    routes = ROUTES[way]
+    with mock.patch.object(books, "primes_for", lambda bound: arithmetic.primes_for(bound, SMALL)):
+        try:
+            together = card_odds(pos, routes)
+        except (TooLarge, NoFit):
+            return
+        with mock.patch.object(books, "_ONE_BY_ONE", 0):
+            assert card_odds(pos, routes) == together == card_odds(pos, BOARDS)
+
+
+def test_free_cards_at_direct_and_pooled_players_one_prime_at_a_time() -> None:
+    """A view whose free cards go to direct players and to a pooled one (two weights): their
+    odds, book by book one prime at a time or all at once, are the walk's; also with primes from
+    101 up, where states of its sparse groups are zero modulo one prime and not the next."""
+    pos = knowledge.position(replay(record.load(SHARED / "g207.fish")), 14, PUBLIC)
+    books = importlib.import_module("analyzer.odds.books")
+    count = books.BookCount(pos)
+    plan = count.plan
+    assert count.model.free and plan is not None
+    assert any(plan.direct >> p & 1 for p in plan.tracked) and any(plan.pool >> p & 1 for p in plan.tracked)
+    walk = card_odds(pos, BOARDS)
+    assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
     with mock.patch.object(books, "_ONE_BY_ONE", 0):
-        assert card_odds(pos, routes) == together == card_odds(pos, BOARDS)
+        assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
+        arithmetic = importlib.import_module("analyzer.odds.arithmetic")
+        small = [n for n in range(101, 2000) if all(n % d for d in range(2, math.isqrt(n) + 1))]
+        with mock.patch.object(books, "primes_for", lambda bound: arithmetic.primes_for(bound, small)):
+            assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
 
 
 def test_little_memory_walks_again_from_checkpoints() -> None:

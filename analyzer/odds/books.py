@@ -759,25 +759,38 @@ class BookCount:
         engine = _Engine(plan, primes, self.routes)
         step = 1 if self.biggest >= _ONE_BY_ONE else len(primes)
         engines = [engine.primes_from(r, r + step) for r in range(0, len(primes), step)]
-        forwards = [one.forward(odds) for one in engines]
-        deals = _crt(np.concatenate([total for total, _ in forwards]), primes)
+        totals: list[Array] = []
+        forwards: list[_Forward | None] = []
+        free: list[dict[tuple[Card, int], Array]] = []
+        for one in engines:
+            total, forward = one.forward(odds)
+            totals.append(total)
+            if odds:
+                # The free cards at once: that lets go of what only they need (the final states
+                # and their weights) before the next primes' way forward.
+                free.append(one.free_cards(forward, one.k))
+                forwards.append(forward)
+            del forward
+        deals = _crt(np.concatenate(totals), primes)
         if not odds or deals == 0:
             return deals, {}
         # Every count from here on is at most ``deals``: fewer primes will do.
         k = 1
         while math.prod(primes[:k]) <= deals:
             k += 1
-        engines = [one.primes_from(0, min(one.k, k - r * step)) for r, one in enumerate(engines[: -(-k // step)])]
-        forwards = forwards[: len(engines)]
-        # The free cards first: that lets go of what only they need, for every prime.
-        parts = [one.free_cards(forward, one.k) for one, (_, forward) in zip(engines, forwards, strict=True)]
-        for r, (one, (_, forward)) in enumerate(zip(engines, forwards, strict=True)):
-            parts[r] |= one.backward(forward, one.k)
-        rows: dict[tuple[Card, int], list[Array]] = {}
-        for part in parts:
-            for key, ways in part.items():
-                rows.setdefault(key, []).append(ways)
-        found = {key: np.concatenate(ways) for key, ways in rows.items()}
+        counted: list[tuple[int, dict[tuple[Card, int], Array]]] = []
+        for r, one in enumerate(engines[: -(-k // step)]):
+            use = min(one.k, k - r * step)
+            kept, forwards[r] = forwards[r], None  # (let go of once gone back through)
+            assert kept is not None
+            ways = {key: got[:use] for key, got in free[r].items()}
+            counted.append((use, ways | one.primes_from(0, use).backward(kept, use)))
+            del kept
+        # Where primes went different ways through a group (their states not zero differ), a
+        # pair one of them left out is a pair no deal has: zero.
+        keys = set().union(*(ways for _, ways in counted))
+        nothing = {use: np.zeros(use, dtype=np.int64) for use, _ in counted}
+        found = {key: np.concatenate([ways.get(key, nothing[use]) for use, ways in counted]) for key in keys}
         return deals, _shares(model, plan, deals, found, primes[:k])
 
 
@@ -796,7 +809,8 @@ class _Sparse:
 class _Forward:
     """What the forward pass leaves for the way back: the count of deals (per prime), the counts
     before each group, each walked group's first steps per term, the weights of the final states
-    (and per tracked player, of a free card at that player), and the final states."""
+    (and per tracked player, of a free card at that player), and the final states. The last two
+    are for ``_Engine.free_cards``, which lets go of them."""
 
     total: Array
     before: dict[int, Array]
@@ -807,7 +821,8 @@ class _Forward:
 
 
 class _Engine:
-    """The forward and backward passes over the boxes, for all primes at once (one row each).
+    """The forward and backward passes over the boxes, for the engine's primes (one row each):
+    all of them, or for a big box one at a time (``primes_from``).
 
     Arrays are (primes, states). Moving the last dim by one is a move by one in memory (its pad
     is kept zero); moving another is a slice of a 4-d view (primes, before, dim, after).
@@ -820,7 +835,9 @@ class _Engine:
         self.model = plan.model
         self.primes = list(primes)
         self.k = len(primes)
-        self.rows = self.k  # the primes the ways through a group are chosen for (``_sparse``)
+        # The primes the ways through a group are chosen for (``_sparse``) and the forward pass's
+        # memory for the way back is budgeted for: all of them, whichever an engine counts.
+        self.rows = self.k
         self.p = np.array(primes, dtype=np.int64)
         self.column = self.p[:, None]
         # A dot product adds up box-size products of a piece of ``piece`` bits and |b| < p *
@@ -912,7 +929,7 @@ class _Engine:
         bias = self.routes.sparse_bias_ns
         if whole < fixed + bias:
             return None
-        if g not in self.live:  # ``a`` is always the counts before group g
+        if g not in self.live:  # ``a`` is always the counts before group g, for this engine's primes
             self.live[g] = np.flatnonzero(a.any(axis=0))
         live = self.live[g]
         per_monomial = per_live * live.size * rows
@@ -1213,7 +1230,7 @@ class _Engine:
 
         The weight is a product of one factor per dim (1 / (slots - exponent)!) and a function
         of two sums (the exponents of the direct players, and of all): built by outer products
-        and one lookup in a table of those sums, for all primes at once.
+        and one lookup in a table of those sums, for the engine's primes at once.
         """
         model, plan, box = self.model, self.plan, self.plan.final
         top = sum(model.slots) + 2
@@ -1352,13 +1369,15 @@ class _Engine:
         return total, _Forward(total, before, ahead, weight, per_player, a)
 
     def primes_from(self, lo: int, hi: int) -> _Engine:
-        """This engine for its primes lo to hi - 1 alone (the plan and what was made of it shared;
-        each group is gone through the way chosen for all the primes, so gathers stay as small)."""
+        """This engine for its primes lo to hi - 1 alone: the plan and what was made of it shared,
+        but not the states found not zero (a count can be zero modulo one prime and not another).
+        The ways through a group are chosen as for all the primes, so gathers stay as small."""
         one = copy.copy(self)
         one.primes = self.primes[lo:hi]
         one.k = len(one.primes)
         one.p = self.p[lo:hi]
         one.column = one.p[:, None]
+        one.live = {}
         return one
 
     def free_cards(self, forward: _Forward, k: int) -> dict[tuple[Card, int], Array]:
@@ -1372,7 +1391,7 @@ class _Engine:
             scales = {t: forward.per_player[p][1] for t, p in players.items()}
             for t, ways in self._along(forward.last[:k], base, scales).items():
                 found[(self.model.free[0], players[t])] = ways
-        forward.per_player, forward.last = {}, forward.last[:0]
+        forward.per_player, forward.last = {}, np.zeros((0, 0), dtype=np.int64)  # (a slice would keep it)
         return found
 
     def backward(self, forward: _Forward, k: int) -> dict[tuple[Card, int], Array]:
@@ -1459,6 +1478,7 @@ class _Engine:
                         sums[(card, q)] = sums.get((card, q), 0) + got * coef
                     b, scale = self._walk(b, box, [factors[i]], back=True, scale=scale)
                 yield coef, b, scale
+                del b  # (else it stays alive while the next term is walked)
 
         out = self._sum(walked_back(), sum(abs(coef) for (coef, _), _ in terms))
         found.update({key: v % p for key, v in sums.items()})
