@@ -764,6 +764,7 @@ class BookCount:
         free: list[dict[tuple[Card, int], Array]] = []
         for one in engines:
             total, forward = one.forward(odds)
+            one.live = {}  # (the way back finds them again for the primes it needs)
             totals.append(total)
             if odds:
                 # The free cards at once: that lets go of what only they need (the final states
