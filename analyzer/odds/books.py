@@ -523,7 +523,7 @@ _NS_BACK = (1.4, 6_600, 7.0, 300_000)
 _NS_SLICE = 6.0
 _FEW_MONOMIALS = 20  # fewer monomials than this are rare: no need to expand to find out
 _MOST_READS = 8  # moved states (with repeats) past this many times a box's size surely cover most of it
-_ONE_BY_ONE = 1 << 16  # boxes of this many states or more are gone through one prime at a time
+_ONE_BY_ONE = 1 << 18  # boxes of this many states or more are gone through one prime at a time
 _SLICE = 1 << 18  # states a dot product over the final box takes at once
 _MAX_GATHER = 1 << 23  # states times monomials times primes gathered at once, at most
 # Bytes of the walks inside groups the forward pass keeps for the way back (which walks the rest
