@@ -151,7 +151,7 @@ def process_map(
 
     size = min(workers, len(items))
     try:
-        with _interrupts_held():
+        with interrupts_held():
             futures = {_pool(size).executor.submit(fn, item): k for k, item in enumerate(items)}
         results: dict[int, R] = {}
         pending = set(futures)
@@ -254,7 +254,7 @@ class GameTasks:
             import pickle
 
             self._data = pickle.dumps(self.game)
-        with _interrupts_held():
+        with interrupts_held():
             future = _pool(self.workers).executor.submit(_call_with_game, (fn, item, self._key, self._data))
         if each is not None:
             # (a task cancelled, or ended with its workers, did not finish: it is not counted done)
@@ -272,10 +272,12 @@ class GameTasks:
 
 
 @contextlib.contextmanager
-def _interrupts_held() -> Iterator[None]:
-    """Hold Ctrl-C while the workers start (the submits start them), and deliver it once they
-    have: a worker caught half-started is not yet listed among the children to end, and would
-    live on to print a traceback when it finds its parent gone."""
+def interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C for the moment of the block and deliver it once the block is done (in the main
+    thread; elsewhere signals are not ours to handle). Workers start inside it (the submits
+    start them): a worker caught half-started is not yet listed among the children to end, and
+    would live on to print a traceback when it finds its parent gone. A set of files goes in
+    place inside it: a report half old, half new is no report."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

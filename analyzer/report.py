@@ -25,6 +25,7 @@ from .information import PlayerInformation, player_information
 from .knowledge import PUBLIC, ViewTracker, resolve_view
 from .mistake_cost import measured_text
 from .odds import TooLarge, card_odds
+from .pool import interrupts_held
 from .record import Ask, Claim, Comment, Event, Pass, Record
 from .render import (
     Block,
@@ -54,8 +55,8 @@ from .replay_page import (
     Shares,
     replay_data,
     replay_file,
+    replay_html,
     replay_link,
-    write_page,
 )
 from .rules import Outcome, RuleSet
 from .stats import player_rows, rate_text
@@ -153,11 +154,15 @@ def write_report(
     texts = (*(chart.svg for chart in report.charts), report.html(), report.markdown())
     paths = (*files.charts, files.html, files.markdown)
     pages = [encode_text(text, path) for path, text in zip(paths, texts, strict=True)]  # all or none
-    for path, data in zip(paths, pages, strict=True):
-        write_bytes_atomic(path, data, inputs=inputs)
-    if page is not None:
+    if page is not None and files.replay is not None:
         studied.put_odds(page)
-        write_page(game, out, page)
+        paths = (*paths, files.replay)
+        pages.append(encode_text(replay_html(page), files.replay))
+    # Every file made first, then put in place together: Ctrl-C waits the milliseconds that takes
+    # (before, one coming while the replay page was made left the report's other files new).
+    with interrupts_held():
+        for path, data in zip(paths, pages, strict=True):
+            write_bytes_atomic(path, data, inputs=inputs)
     return files
 
 

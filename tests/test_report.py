@@ -9,9 +9,12 @@ from __future__ import annotations
 import functools
 import re
 import shutil
+import signal
 import subprocess
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
+from unittest import mock
 
 import polars as pl
 import pytest
@@ -21,6 +24,7 @@ from typer.testing import CliRunner
 from analyzer import record_json
 from analyzer.batch import BatchResult, run_batch
 from analyzer.errors import UsageError
+from analyzer.files import write_bytes_atomic
 from analyzer.record import dumps, load, loads
 from analyzer.render import escape_md
 from analyzer.replay import Game, replay
@@ -98,6 +102,36 @@ def test_chart_links_survive_a_file_name_with_a_space(tmp_path: Path) -> None:
     assert files.charts[0].name == "friday night-known.svg"
     assert "](friday%20night-known.svg)" in files.markdown.read_text(encoding="utf-8")
     assert 'id="chart-friday-night-known"' in files.html.read_text(encoding="utf-8")
+
+
+def test_ctrl_c_while_the_replay_page_is_made_leaves_no_file(tmp_path: Path) -> None:
+    """The report's files are all made before any goes in place: an interrupt while the replay
+    page is made (the last and slowest) once left the other files written."""
+    game = replay(load(DATA / "markup.fish"))
+
+    def interrupted(data: object) -> str:
+        raise KeyboardInterrupt
+
+    with mock.patch("analyzer.report.replay_html", interrupted), pytest.raises(KeyboardInterrupt):
+        write_report(game, tmp_path / "out")
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_ctrl_c_while_the_files_go_in_place_comes_once_they_all_are(tmp_path: Path) -> None:
+    """A Ctrl-C as the first file goes in place is held until the last one is: the whole set."""
+    game = replay(load(DATA / "markup.fish"))
+    calls: list[Path] = []
+
+    def write_then_ctrl_c(path: Path, data: bytes, *, inputs: Iterable[str | Path] = ()) -> Path:
+        calls.append(path)
+        if len(calls) == 1:
+            signal.raise_signal(signal.SIGINT)
+        return write_bytes_atomic(path, data, inputs=inputs)
+
+    with mock.patch("analyzer.report.write_bytes_atomic", write_then_ctrl_c), pytest.raises(KeyboardInterrupt):
+        write_report(game, tmp_path / "out")
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert written == sorted(p.name for p in calls) and "markup-replay.html" in written and "markup.md" in written
 
 
 # ---------------------------------------------------------------- the page
