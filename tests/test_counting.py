@@ -248,6 +248,19 @@ def test_free_cards_at_direct_and_pooled_players_one_prime_at_a_time() -> None:
         small = [n for n in range(101, 2000) if all(n % d for d in range(2, math.isqrt(n) + 1))]
         with mock.patch.object(books, "primes_for", lambda bound: arithmetic.primes_for(bound, small)):
             assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
+            # A prime whose sparse way leaves out a pair (its count zero modulo that prime) joins
+            # the others with a zero there: every other prime here leaves out its zeros.
+            real = books._Engine.backward
+            calls: list[int] = []
+
+            def leaving_out_zeros(engine: object, forward: object, k: int) -> dict[object, np.ndarray]:
+                found = real(engine, forward, k)
+                calls.append(k)
+                return {key: ways for key, ways in found.items() if ways.any()} if len(calls) % 2 else found
+
+            with mock.patch.object(books._Engine, "backward", leaving_out_zeros):
+                assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
+            assert len(calls) > 2
 
 
 def test_little_memory_walks_again_from_checkpoints() -> None:

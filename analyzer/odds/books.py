@@ -768,7 +768,7 @@ class BookCount:
             totals.append(total)
             if odds:
                 # The free cards at once: that lets go of what only they need (the final states
-                # and their weights) before the next primes' way forward.
+                # and the pool's share of their weights) before the next primes' way forward.
                 free.append(one.free_cards(forward, one.k))
                 forwards.append(forward)
             del forward
@@ -779,8 +779,10 @@ class BookCount:
         k = 1
         while math.prod(primes[:k]) <= deals:
             k += 1
+        needed = -(-k // step)
+        del forwards[needed:], engines[needed:]  # (the primes past those)
         counted: list[tuple[int, dict[tuple[Card, int], Array]]] = []
-        for r, one in enumerate(engines[: -(-k // step)]):
+        for r, one in enumerate(engines):
             use = min(one.k, k - r * step)
             kept, forwards[r] = forwards[r], None  # (let go of once gone back through)
             assert kept is not None
@@ -1479,7 +1481,7 @@ class _Engine:
                         sums[(card, q)] = sums.get((card, q), 0) + got * coef
                     b, scale = self._walk(b, box, [factors[i]], back=True, scale=scale)
                 yield coef, b, scale
-                del b  # (else it stays alive while the next term is walked)
+                del b, ahead  # (else they stay alive while the next term is walked)
 
         out = self._sum(walked_back(), sum(abs(coef) for (coef, _), _ in terms))
         found.update({key: v % p for key, v in sums.items()})
