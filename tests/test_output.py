@@ -757,7 +757,7 @@ def test_ctrl_c_at_any_moment_of_a_report_ends_it_at_once_and_quietly(moment: fl
     else:
         assert (proc.returncode, stdout, stderr) == (130, "", "interrupted\n")
         # No file, or (the interrupt held while they went in place) every one of them.
-        written = sorted(p.name for p in out.iterdir()) if out.exists() else []
+        written = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
         if written:
             charts = re.findall(r"simulated-game-[a-z]+\.svg", (out / "simulated-game.md").read_text(encoding="utf-8"))
             assert written == sorted(
