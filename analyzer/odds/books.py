@@ -760,7 +760,7 @@ class BookCount:
         step = 1 if self.biggest >= _ONE_BY_ONE else len(primes)
         engines = [engine.primes_from(r, r + step) for r in range(0, len(primes), step)]
         totals: list[Array] = []
-        forwards: list[_Forward | None] = []
+        forwards: list[_Forward] = []
         free: list[dict[tuple[Card, int], Array]] = []
         for one in engines:
             total, forward = one.forward(odds)
@@ -784,11 +784,9 @@ class BookCount:
         counted: list[tuple[int, dict[tuple[Card, int], Array]]] = []
         for r, one in enumerate(engines):
             use = min(one.k, k - r * step)
-            kept, forwards[r] = forwards[r], None  # (let go of once gone back through)
-            assert kept is not None
-            ways = {key: got[:use] for key, got in free[r].items()}
-            counted.append((use, ways | one.primes_from(0, use).backward(kept, use)))
-            del kept
+            forward = forwards.pop(0)  # (let go of once gone back through)
+            ways = {key: got[:use] for key, got in free.pop(0).items()}
+            counted.append((use, ways | one.primes_from(0, use).backward(forward, use)))
         # Where primes went different ways through a group (their states not zero differ), a
         # pair one of them left out is a pair no deal has: zero.
         keys = set().union(*(ways for _, ways in counted))
