@@ -190,19 +190,29 @@ def test_every_view_of_probing_openings_has_a_counter_within_the_budget(
 def test_book_by_book_in_little_memory_counts_the_same(pos: Position) -> None:
     """With no memory to keep the forward walks inside groups (``books._KEEP_BYTES``), the way back
     walks them again from every c-th card, as it does on the biggest views: the same odds."""
-    books = importlib.import_module("analyzer.odds.books")
     routes = Routes(counter=Counter.BOOKS, max_states=1 << 17, sparse_bias_ns=float(1 << 60))
+    _books_alike_with(pos, routes, "_KEEP_BYTES", 0)
+
+
+def _books_alike_with(pos: Position, routes: Routes, name: str, value: object) -> None:
+    """The book-by-book odds with ``books.<name>`` set to ``value`` are those without and the
+    walk's (nothing to compare where the book-by-book count cannot count the position)."""
+    books = importlib.import_module("analyzer.odds.books")
     try:
-        kept = card_odds(pos, routes)
+        before = card_odds(pos, routes)
     except (TooLarge, NoFit):
         return
-    with mock.patch.object(books, "_KEEP_BYTES", 0):
-        assert card_odds(pos, routes) == kept == card_odds(pos, BOARDS)
+    with mock.patch.object(books, name, value):
+        assert card_odds(pos, routes) == before == card_odds(pos, BOARDS)
 
 
-# Small primes (above the factorial tables' top on these openings): several of them, and counts
-# that are zero modulo one and not another, as the real primes meet only on the biggest views.
-SMALL = (31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101, 103, 107, 109, 113)
+def _small_primes(lowest: int) -> list[int]:
+    """Primes from ``lowest`` (above the factorial tables' top of the positions counted with them)
+    below 2,000: several of them to a count, and counts that are zero modulo one and not another,
+    as the real primes meet only on the biggest views."""
+    return [n for n in range(lowest, 2000) if all(n % d for d in range(2, math.isqrt(n) + 1))]
+
+
 ROUTES = {
     "whole boxes": Routes.whole_boxes(),
     "as chosen": Routes(counter=Counter.BOOKS),
@@ -220,14 +230,9 @@ def test_book_by_book_one_prime_at_a_time_counts_the_same(pos: Position, way: st
     zero modulo some of them only."""
     books = importlib.import_module("analyzer.odds.books")
     arithmetic = importlib.import_module("analyzer.odds.arithmetic")
-    routes = ROUTES[way]
-    with mock.patch.object(books, "primes_for", lambda bound: arithmetic.primes_for(bound, SMALL)):
-        try:
-            together = card_odds(pos, routes)
-        except (TooLarge, NoFit):
-            return
-        with mock.patch.object(books, "_ONE_BY_ONE", 0):
-            assert card_odds(pos, routes) == together == card_odds(pos, BOARDS)
+    small = _small_primes(31)
+    with mock.patch.object(books, "primes_for", lambda bound: arithmetic.primes_for(bound, small)):
+        _books_alike_with(pos, ROUTES[way], "_ONE_BY_ONE", 0)
 
 
 def test_free_cards_at_direct_and_pooled_players_one_prime_at_a_time() -> None:
@@ -245,7 +250,7 @@ def test_free_cards_at_direct_and_pooled_players_one_prime_at_a_time() -> None:
     with mock.patch.object(books, "_ONE_BY_ONE", 0):
         assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
         arithmetic = importlib.import_module("analyzer.odds.arithmetic")
-        small = [n for n in range(101, 2000) if all(n % d for d in range(2, math.isqrt(n) + 1))]
+        small = _small_primes(101)
         with mock.patch.object(books, "primes_for", lambda bound: arithmetic.primes_for(bound, small)):
             assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
             # A prime whose sparse way leaves out a pair (its count zero modulo that prime) joins
