@@ -31,6 +31,7 @@ from .odds_oracle import brute_force, odds_from_counts, plain_count, unseen
 DECK = make_deck(DeckKind.STANDARD)
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
 BOARDS = Routes(counter=Counter.BOARDS)
+FOLDS = Routes(counter=Counter.FOLDS)
 
 
 @st.composite
@@ -73,8 +74,9 @@ def openings(draw: st.DrawFn, sizes: tuple[int, ...] = (3, 4, 6, 8), most_cards:
 def test_small_openings_match_listing_every_deal(pos: Position) -> None:
     total, at = brute_force(pos)
     odds = card_odds(pos, BOARDS)
-    assert odds.deals == total == count_deals(pos, BOARDS)
+    assert odds.deals == total == count_deals(pos, BOARDS) == count_deals(pos, FOLDS)
     assert odds.cards == odds_from_counts(pos, total, at)
+    assert card_odds(pos, FOLDS) == odds
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -87,6 +89,7 @@ def test_openings_count_alike_both_ways(pos: Position) -> None:
         by_books = None
     if by_books is not None:
         assert by_boards == by_books
+    assert card_odds(pos, FOLDS) == by_boards
     assert {c: tuple(share) for c, share in by_boards.cards.items()} == solver.solve(pos).holders
 
 
@@ -148,7 +151,7 @@ def test_cards_asked_of_the_same_player_are_one_count() -> None:
 def test_a_ring_of_failed_asks_counts_alike_both_ways(players: int) -> None:
     pos = _ring(players)
     odds = card_odds(pos, BOARDS)
-    assert odds == card_odds(pos, Routes(counter=Counter.BOOKS))
+    assert odds == card_odds(pos, Routes(counter=Counter.BOOKS)) == card_odds(pos, FOLDS)
     if players == 4:
         assert odds.deals == plain_count(pos)
 

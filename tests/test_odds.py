@@ -113,7 +113,7 @@ def _position(
 def _check_against_oracle(pos: Position, routes: Routes | None = None) -> None:
     """The odds (by the given routes, else by each counter in turn) against listing every deal."""
     if routes is None:
-        for counter in (Counter.BOARDS, Counter.BOOKS):
+        for counter in (Counter.BOARDS, Counter.BOOKS, Counter.FOLDS):
             _check_against_oracle(pos, Routes(counter=counter))
         return
     total, at = brute_force(pos)
@@ -589,6 +589,7 @@ def test_sparse_boards_count_alike_both_ways(pos: Position) -> None:
     by_boards = card_odds(pos, Routes(counter=Counter.BOARDS))
     if by_books is not None:
         assert by_boards == by_books
+    assert card_odds(pos, Routes(counter=Counter.FOLDS)) == by_boards
     assert {c: tuple(share) for c, share in by_boards.cards.items()} == solver.solve(pos).holders
 
 

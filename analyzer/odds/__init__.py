@@ -1,13 +1,16 @@
 """Exact odds of who holds each card in a view, by counting every fitting deal.
 
 Every fitting deal is equally likely, so the odds that card ``c`` is with ``p`` are (deals with
-``c`` at ``p``) / (all deals). Two counters do the counting, each exact:
+``c`` at ``p``) / (all deals). Three counters do the counting, each exact:
 
 - ``boards``: inclusion-exclusion over the board of forbidden (card, player) pairs and over the
   requirements, player by player; fast when few pairs are forbidden (openings: every player
   asks once, most asks fail).
 - ``books``: a generating function built book by book over the players' free slots; fast when
   the free slots are few (later in a game).
+- ``folds``: the same generating function written as exceptions to a deal of every card to
+  anyone, each player folded into the total once no later book concerns it; fast when every
+  player is concerned by a few books (openings of many asks, each in a different book).
 
 ``route`` picks one per view by their estimated costs (``Routes`` forces one); both work modulo
 primes (``arithmetic``) and give the exact integers back. A view too costly for both raises
@@ -30,6 +33,7 @@ from .routes import DEFAULT, Counter, Routes, TooLarge
 if TYPE_CHECKING:
     from .boards import Board
     from .books import BookCount
+    from .folds import FoldCount
 
 __all__ = [
     "Counter",
@@ -83,21 +87,34 @@ def route(pos: Position, odds: bool = True, routes: Routes = DEFAULT) -> Counter
     when neither is likely within the budget (``Routes.budget_ns``) or fits its memory bound
     (``Routes.max_states``)."""
     from .boards import Board
+    from .folds import FoldCount
 
-    return Counter.BOARDS if isinstance(_counter(pos, odds, routes), Board) else Counter.BOOKS
+    counter = _counter(pos, odds, routes)
+    if isinstance(counter, Board):
+        return Counter.BOARDS
+    return Counter.FOLDS if isinstance(counter, FoldCount) else Counter.BOOKS
 
 
-def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount:
+def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | FoldCount:
     """The chosen counter, ready to run (its plan made once). Imported here: numpy loads only
     when odds are counted."""
     from .boards import Board
     from .books import BookCount
+    from .folds import FoldCount
 
     if routes.counter is Counter.BOARDS:
         return Board(pos)
     books = BookCount(pos, routes)
+    if routes.counter is Counter.FOLDS:
+        return FoldCount(pos, routes, books.model)
     board: Board | None = None
     estimate: int | None = None
+    folded: FoldCount | None = None
+
+    def folds() -> int | None:
+        nonlocal folded
+        folded = FoldCount(pos, routes, books.model)
+        return folded.cost if folded.fits else None
 
     def walk() -> int:
         nonlocal board, estimate
@@ -106,15 +123,20 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount:
             estimate = board.estimate(odds)
         return estimate
 
-    choice = routes.choose(books.cost if books.fits else None, walk)
+    choice = routes.choose(books.cost if books.fits else None, walk, folds)
     if choice is Counter.BOOKS:
         return books
+    if choice is Counter.FOLDS:
+        assert folded is not None
+        return folded
     if choice is Counter.BOARDS:
         return board if board is not None else Board(pos)
     best = routes.likely_walk_ns(walk())
     if books.fits:
         best = min(best, routes.likely_books_ns(books.cost))
-    raise TooLarge(_too_large(pos, f"about {best / 1e9:,.0f} s by the cheaper of the two counters"))
+    if folded is not None and folded.fits:
+        best = min(best, routes.likely_folds_ns(folded.cost))
+    raise TooLarge(_too_large(pos, f"about {best / 1e9:,.0f} s by the cheapest of the three counters"))
 
 
 def _too_large(pos: Position, detail: str) -> str:
@@ -125,9 +147,10 @@ def _too_large(pos: Position, detail: str) -> str:
 def _count(pos: Position, odds: bool, routes: Routes) -> tuple[int, dict[Card, dict[str, int]]]:
     from .boards import Board
     from .books import BookCount
+    from .folds import FoldCount
 
     counter = _counter(pos, odds, routes)
-    if isinstance(counter, BookCount) and not counter.fits:
+    if isinstance(counter, BookCount | FoldCount) and not counter.fits:
         raise TooLarge(_too_large(pos, f"{counter.biggest:,} states book by book"))
     return counter.count(odds) if isinstance(counter, Board) else counter.run(odds)
 

@@ -20,11 +20,13 @@ class TooLarge(HalfsuitError):
 
 
 class Counter(Enum):
-    """The two counters: over the board of forbidden pairs, or book by book."""
+    """The three counters: over the board of forbidden pairs, book by book, or book by book with
+    players folded into the total."""
 
-    AUTO = "auto"  # whichever the estimates say is cheaper
+    AUTO = "auto"  # whichever the estimates say is cheapest
     BOARDS = "boards"
     BOOKS = "books"
+    FOLDS = "folds"
 
 
 @dataclass(frozen=True)
@@ -43,8 +45,12 @@ class Routes:
     - ``walk_scale``, ``walk_power``: the same for the board walk, from its estimate
       (``Board.estimate``, in nanoseconds as the walk once was: it errs high, the more so the
       bigger the view).
-    - ``books_cheap``: a book-by-book count likely to take less than this (nanoseconds) is taken
-      at once, without making the board walk (most of a cheap view's routing).
+    - ``folds_scale``, ``folds_power``: the same for the count with players folded
+      (``FoldCount.cost``).
+    - ``books_cheap``: a count likely to take less than this (nanoseconds) is taken at once,
+      without making the board walk (most of a cheap view's routing).
+    - ``folds_worth``: the counter folding players is planned only when the book-by-book count
+      likely takes longer than this (its plan costs a few milliseconds).
     - ``budget_ns``: a view whose counters are both likely to take longer than this is not
       counted (``TooLarge``).
 
@@ -61,6 +67,10 @@ class Routes:
     the report's counts as fast as before: books ``888.2 * cost ** 0.676``, the walk
     ``22,870 * estimate ** 0.386`` (its least-squares law, 1.4 times slower). The measurements
     are cached in ``build/fit_routes.jsonl``; ``python scripts/fit_routes.py`` fits them again.
+
+    The count folding players came later: its law, ``8,500 * cost ** 0.673`` ns, is least squares
+    on the logarithms over the 8-player probing views of seed 0 whose cost is at least 10,000
+    (798 views), each timed once.
     """
 
     counter: Counter = Counter.AUTO
@@ -72,7 +82,10 @@ class Routes:
     books_power: float = 0.676
     walk_scale: float = 22_870.0
     walk_power: float = 0.386
+    folds_scale: float = 8_500.0
+    folds_power: float = 0.673
     books_cheap: int = 20_000_000
+    folds_worth: int = 5_000_000
     budget_ns: int = 20_000_000_000
 
     def likely_books_ns(self, cost: int) -> float:
@@ -83,21 +96,33 @@ class Routes:
         """How long a board walk of this estimate likely takes (nanoseconds)."""
         return self.walk_scale * math.pow(estimate, self.walk_power)
 
-    def choose(self, books: int | None, walk: Callable[[], int]) -> Counter | None:
+    def likely_folds_ns(self, cost: int) -> float:
+        """How long the count folding players, of this cost, likely takes (nanoseconds)."""
+        return self.folds_scale * math.pow(max(1, cost), self.folds_power)
+
+    def choose(
+        self, books: int | None, walk: Callable[[], int], folds: Callable[[], int | None] | None = None
+    ) -> Counter | None:
         """The counter for a view by the estimates (``AUTO``; a forced counter is returned as it
         is): ``books`` the book-by-book plan's cost (None when it does not fit ``max_states``),
-        ``walk()`` the board walk's estimate, asked for only when the book-by-book count is not
-        cheap (``books_cheap``). The one likely the faster, when it is likely within the budget;
-        None when neither is."""
+        ``folds()`` the cost of the count folding players (None when it does not fit), asked for
+        only when the book-by-book count is not quick (``folds_worth``), and ``walk()`` the board
+        walk's estimate, asked for only when neither is cheap (``books_cheap``). The one likely
+        the fastest, when it is likely within the budget; None when none is."""
         if self.counter is not Counter.AUTO:
             return self.counter
-        by_books = None if books is None else self.likely_books_ns(books)
-        if by_books is not None and by_books <= self.books_cheap:
-            return Counter.BOOKS  # (without making the board)
-        by_walk = self.likely_walk_ns(walk())
-        if by_books is not None and by_books <= by_walk:
-            return Counter.BOOKS if by_books <= self.budget_ns else None
-        return Counter.BOARDS if by_walk <= self.budget_ns else None
+        likely: dict[Counter, float] = {}
+        if books is not None:
+            likely[Counter.BOOKS] = self.likely_books_ns(books)
+            if likely[Counter.BOOKS] <= self.folds_worth:
+                return Counter.BOOKS  # (without planning the others)
+        cost = None if folds is None else folds()
+        if cost is not None:
+            likely[Counter.FOLDS] = self.likely_folds_ns(cost)
+        if not likely or min(likely.values()) > self.books_cheap:
+            likely[Counter.BOARDS] = self.likely_walk_ns(walk())
+        best = min(likely, key=likely.__getitem__)
+        return best if likely[best] <= self.budget_ns else None
 
     @staticmethod
     def whole_boxes() -> Routes:

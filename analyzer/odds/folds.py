@@ -1,0 +1,532 @@
+"""Counting deals book by book, each player folded into the total once no later book concerns it.
+
+The third counter, for the openings people play: many asks, each in a different book, so that
+every player is concerned by a few books but no book by every player. It counts the same
+generating function as ``books`` (a factor per card, the deals the coefficient of
+``prod x_p ** slots[p]``), written another way:
+
+- *Cards as exceptions.* With ``X`` the sum of every player's ``x``, a card allowed to the
+  players ``m`` is ``X - (the x of the players not in m)`` (its *complement form*), or the sum of
+  the x of ``m`` when those are fewer (its *direct form*, as a card forced onto one player). A
+  product of such factors is a sum of ``X ** a * prod x_p ** r_p``, and the coefficient of
+  ``prod x_p ** slots[p]`` in that is the multinomial ``a! / prod (slots[p] - r_p)!`` with
+  ``a = n - sum r_p``: so the count only needs, per player, how many of its x were picked
+  (``r_p``, at most its slots), and a player no card singles out needs nothing at all.
+- *Players folded.* Groups (a book's cards under requirements, or look-alike loose cards, as in
+  ``books``) are taken in turn. A player's count starts at the first group that concerns it and,
+  after the last, is folded into the total ``t`` of the counts of players done with, weighted by
+  ``1 / (slots - r_p)!``: the end is ``sum over t of (n - t)!`` times what is left. So the box
+  holds the players between their first and last group and the total, not every player: the
+  order of the groups is the one keeping those boxes smallest (searched exactly when they are
+  few).
+- *Odds.* The deals with card ``c`` at ``p`` are the count with ``c``'s factor replaced by
+  ``x_p``. Inside ``c``'s group that is a forward pass (the groups before, and the group's other
+  cards) against a backward pass (the groups after) moved by one in ``p``'s count. For a player
+  whose count is already folded, or not started, the forward pass carries a *family* per folded
+  player with its card forced at the fold (its count one higher: the same fold, moved by one),
+  and the backward pass one per player not started, made where it starts (the states where its
+  count is one, read as zero).
+
+All arithmetic is modulo primes below 2**31 (``arithmetic``) in numpy arrays of int64, with a
+row per prime; the exact integers come back by the Chinese remainder theorem.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ..cards import Card
+from ..knowledge import Position
+from .arithmetic import crt, deal_bound, primes_for, tables
+from .books import _Group, _Model
+from .routes import DEFAULT, Routes, TooLarge
+
+Array = npt.NDArray[np.int64]
+
+_EXACT_ORDER = 10  # up to this many groups, the order is the best of all; past it, greedy
+_SAFE = 1 << 62  # values stay below this between reductions
+_UNTOUCHED = -2  # the forward family of a card forced onto a player no group concerns
+
+
+Form = tuple[bool, int]  # (complement form?, the players its factor singles out)
+
+
+def _forms(group: _Group, everyone: int) -> dict[int, Form]:
+    """The form of each card mask of a group: the complement form, but the direct form where it
+    singles out fewer players not already singled out by the group (a card forced onto one)."""
+    masks = {m for _, ms in group.terms for m in ms}
+    seen = 0
+    for m in masks:
+        if (everyone & ~m).bit_count() <= m.bit_count():
+            seen |= everyone & ~m
+    forms: dict[int, Form] = {}
+    for m in sorted(masks, key=int.bit_count):
+        rest = everyone & ~m
+        if rest.bit_count() > m.bit_count() and (m & ~seen).bit_count() < (rest & ~seen).bit_count():
+            forms[m] = (False, m)
+            seen |= m
+        else:
+            forms[m] = (True, rest)
+            seen |= rest
+    return forms
+
+
+@dataclass
+class _Step:
+    """A group's place in the order: the players tracked while it is counted (those tracked
+    before, then those it starts), the box ranges of their counts forward and (with room for a
+    forced card) backward, the range of the total before it, and the players it ends."""
+
+    group: _Group
+    forms: dict[int, Form]
+    work: list[int]
+    ranges: list[int]
+    forward: list[int]
+    total: int
+    born: list[int]
+    dying: list[int]
+
+    @property
+    def states(self) -> int:
+        return self.total * math.prod(self.ranges)
+
+
+class FoldCount:
+    """Counts deals (and deals with each card at each player) book by book, folding players into
+    the total, modulo primes, then exactly."""
+
+    def __init__(self, pos: Position, routes: Routes = DEFAULT, model: _Model | None = None) -> None:
+        self.model = model = _Model(pos) if model is None else model
+        self.routes = routes
+        self.n = len(pos.allowed)
+        players = len(model.players)
+        self.forms = [_forms(g, model.everyone) for g in model.groups]
+        # Per group and player: the most of the group's cards whose factor singles it out in a term.
+        self.most: list[list[int]] = []
+        for g, forms in zip(model.groups, self.forms, strict=True):
+            most = [0] * players
+            for _, masks in g.terms:
+                got = [0] * players
+                for m in masks:
+                    who = forms[m][1]
+                    for p in range(players):
+                        got[p] += who >> p & 1
+                most = list(map(max, most, got))
+            self.most.append(most)
+        self.touch = [sum(1 << p for p, k in enumerate(most) if k) for most in self.most]
+        self.order, self.cost = ([], 0) if model.zero else self._order()
+        self.steps = self._steps()
+
+    # ------------------------------------------------------------ the order
+
+    def _order(self) -> tuple[list[int], int]:
+        """The order of the groups keeping the work least (the sum over groups of their box
+        times their card factors), and that work."""
+        k = len(self.model.groups)
+        slots = self.model.slots
+        players = range(len(slots))
+        most, touch = self.most, self.touch
+        ops = [sum(len(ms) for _, ms in g.terms) for g in self.model.groups]
+        whole = [min(s, sum(m[p] for m in most)) for p, s in enumerate(slots)]
+        full = (1 << k) - 1
+        touched_by: dict[int, int] = {0: 0}  # players the groups in a set concern
+        for mask in range(1, full + 1) if k <= _EXACT_ORDER else ():
+            low = mask & -mask
+            touched_by[mask] = touched_by[mask ^ low] | touch[low.bit_length() - 1]
+
+        def concern(groups: int) -> int:
+            known = touched_by.get(groups)
+            return _or(touch, groups) if known is None else known
+
+        def work(done: int, got: list[int], nxt: int) -> int:
+            seen = concern(done)
+            active = (seen & concern(full & ~done & ~(1 << nxt))) | touch[nxt]
+            size = 1
+            for p in players:
+                if active >> p & 1:
+                    size *= min(slots[p], got[p] + most[nxt][p] + 1) + 1
+            folded = seen & ~active
+            total = min(self.n, 1 + sum(whole[p] for p in players if folded >> p & 1)) + 1
+            return size * total * ops[nxt]
+
+        if k <= _EXACT_ORDER:
+            got_of: dict[int, list[int]] = {0: [0] * len(slots)}
+            best: dict[int, tuple[int, list[int]]] = {0: (0, [])}
+            for mask in range(1, full + 1):
+                low = mask & -mask
+                got_of[mask] = [a + b for a, b in zip(got_of[mask ^ low], most[low.bit_length() - 1], strict=True)]
+                choice: tuple[int, list[int]] | None = None
+                for i in range(k):
+                    if mask >> i & 1:
+                        before = mask & ~(1 << i)
+                        so_far, way = best[before]
+                        so_far += work(before, got_of[before], i)
+                        if choice is None or so_far < choice[0]:
+                            choice = (so_far, [*way, i])
+                assert choice is not None
+                best[mask] = choice
+            return best[full][1], best[full][0]
+        order: list[int] = []
+        done, cost, got = 0, 0, [0] * len(slots)
+        for _ in range(k):
+            i = min((i for i in range(k) if not done >> i & 1), key=lambda i: work(done, got, i))
+            cost += work(done, got, i)
+            order.append(i)
+            done |= 1 << i
+            got = [a + b for a, b in zip(got, most[i], strict=True)]
+        return order, cost
+
+    def _steps(self) -> list[_Step]:
+        slots = self.model.slots
+        first: dict[int, int] = {}
+        last: dict[int, int] = {}
+        for j, g in enumerate(self.order):
+            for p, k in enumerate(self.most[g]):
+                if k:
+                    first.setdefault(p, j)
+                    last[p] = j
+        whole = [min(s, sum(self.most[g][p] for g in self.order)) for p, s in enumerate(slots)]
+        got = [0] * len(slots)
+        tracked: list[int] = []
+        folded = 1  # room for a forced card
+        steps = []
+        for j, g in enumerate(self.order):
+            born = [p for p in range(len(slots)) if first.get(p) == j]
+            work = tracked + born
+            got = [a + b for a, b in zip(got, self.most[g], strict=True)]
+            dying = [p for p in work if last[p] == j]
+            steps.append(
+                _Step(
+                    self.model.groups[g],
+                    self.forms[g],
+                    work,
+                    [min(slots[p], got[p] + 1) + 1 for p in work],
+                    [min(slots[p], got[p]) + 1 for p in work],
+                    min(self.n, folded) + 1,
+                    born,
+                    dying,
+                )
+            )
+            tracked = [p for p in work if p not in dying]
+            folded += sum(whole[p] for p in dying)
+        self.end_total = min(self.n, folded) + 1
+        self.untouched = [p for p in range(len(slots)) if p not in first]
+        return steps
+
+    @property
+    def biggest(self) -> int:
+        """The states of the biggest box, times the arrays kept of it (families and the forward
+        passes kept for the way back)."""
+        players = len(self.model.players)
+        kept = sum(s.total * math.prod(s.forward) for s in self.steps) * (1 + players)
+        return max([kept, *(s.states * (2 + players) for s in self.steps)], default=0)
+
+    @property
+    def fits(self) -> bool:
+        return self.biggest <= self.routes.max_states * 4
+
+    # ------------------------------------------------------------ the count
+
+    def run(self, odds: bool) -> tuple[int, dict[Card, dict[str, int]]]:
+        """The fitting deals and, with ``odds``, the deals with each card at each player;
+        ``TooLarge`` past the memory bound."""
+        if self.model.zero:
+            return 0, {}
+        if not self.fits:
+            raise TooLarge(f"{self.biggest:,} states")
+        return _Run(self, primes_for(deal_bound(self.model.slots))).count(odds)
+
+
+def _or(touch: Sequence[int], groups: int) -> int:
+    out = 0
+    for i, t in enumerate(touch):
+        if groups >> i & 1:
+            out |= t
+    return out
+
+
+class _Run:
+    """One count: arrays of (family, prime, total, the tracked players' counts...)."""
+
+    def __init__(self, count: FoldCount, primes: list[int]) -> None:
+        self.count_ = count
+        self.primes = primes
+        self.prime = np.array(primes, dtype=np.int64)
+        top = count.n + 1
+        self.fact = np.stack([tables(q, top)[0] for q in primes])
+        self.inv = np.stack([tables(q, top)[1] for q in primes])
+        self.slots = count.model.slots
+
+    def _mod(self, a: Array) -> Array:
+        np.remainder(a, self.prime.reshape((1, -1) + (1,) * (a.ndim - 2)), out=a)
+        return a
+
+    def _weights(self, p: int, size: int) -> Array:
+        """``1 / (slots - r)!`` for a player's count r in 0..size-1, per prime (0 past its slots)."""
+        out = np.zeros((len(self.primes), size), dtype=np.int64)
+        for r in range(min(size, self.slots[p] + 1)):
+            out[:, r] = self.inv[:, self.slots[p] - r]
+        return out
+
+    def _scaled(self, a: Array, w: Array) -> Array:
+        """``a`` (family, prime, ...) times a number per prime, reduced."""
+        return self._mod(a * w.reshape((1, -1) + (1,) * (a.ndim - 2)))
+
+    @staticmethod
+    def _fit(a: Array, shape: tuple[int, ...]) -> Array:
+        """``a`` cut or padded with zeros to ``shape``."""
+        if a.shape == shape:
+            return a
+        out = np.zeros(shape, dtype=np.int64)
+        part = tuple(slice(0, min(x, y)) for x, y in zip(a.shape, shape, strict=True))
+        out[part] = a[part]
+        return out
+
+    def _factor(self, x: Array, form: Form, work: list[int], back: bool) -> Array:
+        """``x`` times a card's factor (its transpose with ``back``): each player it singles out
+        moves the count by one (subtracted in the complement form, whose ``X`` leaves it)."""
+        complement, who = form
+        y = x.copy() if complement else np.zeros_like(x)
+        for d, p in enumerate(work):
+            if who >> p & 1:
+                ax = 3 + d
+                lo = (slice(None),) * ax + (slice(0, -1),)
+                hi = (slice(None),) * ax + (slice(1, None),)
+                dst, src = (lo, hi) if back else (hi, lo)
+                if complement:
+                    y[dst] -= x[src]
+                else:
+                    y[dst] += x[src]
+        return y
+
+    def _growth(self, form: Form, work: list[int]) -> int:
+        return sum(1 for p in work if form[1] >> p & 1) + form[0]
+
+    def _dot(self, a: Array, b: Array) -> Array:
+        """Per leading index of ``a`` (index, prime, states) and prime, the sum over the states of
+        ``a * b`` (``b``: prime, states), modulo the prime; ``a`` in pieces so no sum overflows."""
+        states = a.shape[-1]
+        bits = max(1, 31 - states.bit_length())
+        mask = (1 << bits) - 1
+        out = np.zeros(a.shape[:2], dtype=np.int64)
+        prime = self.prime.reshape(1, -1)
+        for shift in range(30 // bits * bits, -1, -bits):
+            part = np.einsum("kpn,pn->kp", (a >> shift) & mask, b)
+            out = (out * (1 << bits) + part % prime) % prime
+        return out
+
+    # -------------------------------------------------------------- passes
+
+    def count(self, odds: bool) -> tuple[int, dict[Card, dict[str, int]]]:
+        c = self.count_
+        model, steps, primes = c.model, c.steps, self.primes
+        n = c.n
+        # Forward: from one state (total 0) through the groups; a family per folded player (and
+        # one for all the players no group concerns) with a card forced on it.
+        families: list[int] = [-1]
+        f = np.zeros((1 + bool(c.untouched), len(primes), max(2, steps[0].total if steps else c.end_total)), np.int64)
+        f[0, :, 0] = 1
+        if c.untouched:
+            f[1, :, 1] = 1  # (times the player's slots when read)
+            families.append(_UNTOUCHED)
+        kept: list[tuple[Array, list[int]]] = []
+        for step in steps:
+            f = f.reshape(f.shape + (1,) * len(step.born))
+            f = self._fit(f, (f.shape[0], len(primes), step.total, *step.forward))
+            if odds:
+                kept.append((f, list(families)))
+            f = self._through(f, step, back=False)
+            tracked, total = list(step.work), step.total
+            for p in step.dying:
+                d = tracked.index(p)
+                size = f.shape[3 + d]
+                total = min(n + 1, total + size)
+                f = self._fold(f, 3 + d, p, total)
+                families.append(p)
+                tracked.remove(p)
+        f = self._fit(f, (f.shape[0], len(primes), c.end_total))
+        end = np.zeros((len(primes), c.end_total), np.int64)
+        for t in range(min(c.end_total, n + 1)):
+            end[:, t] = self.fact[:, n - t]
+        scale = np.ones(len(primes), np.int64)
+        for p in c.untouched:
+            scale = scale * self.inv[:, self.slots[p]] % self.prime
+        finals = self._dot(f.reshape(f.shape[0], len(primes), -1), end) * scale % self.prime
+        deals = crt(finals[0], primes)
+        if not odds:
+            return deals, {}
+        ways = self._backward(end, kept)
+        at: dict[Card, dict[str, int]] = {}
+        for (j, i), per in ways.items():
+            exact = {model.players[p]: crt(v * scale % self.prime, primes) for p, v in per.items()}
+            for card in list(steps[j].group.kinds.values())[i]:
+                at[card] = exact
+        free: dict[str, int] = {}
+        for p, name in enumerate(model.players):
+            if p in c.untouched:
+                v = finals[families.index(_UNTOUCHED)] * self.slots[p] % self.prime
+            else:
+                v = finals[families.index(p)]
+            free[name] = crt(v, primes)
+        for card in model.free:
+            at[card] = free
+        return deals, at
+
+    def _through(self, a: Array, step: _Step, back: bool) -> Array:
+        """``a`` through a group: the sum over its terms of the product of its card factors."""
+        total = np.zeros_like(a)
+        limit = _SAFE // max(1, sum(abs(k) for k, _ in step.group.terms))
+        for coef, masks in step.group.terms:
+            x, size = a, int(self.prime.max())
+            for m in reversed(masks) if back else masks:
+                grow = self._growth(step.forms[m], step.work)
+                if size * grow > limit:
+                    x, size = self._mod(x.copy() if x is a else x), int(self.prime.max())
+                x = self._factor(x, step.forms[m], step.work, back)
+                size *= grow
+            total += coef * x
+        return self._mod(total)
+
+    def _fold(self, a: Array, ax: int, p: int, size: int) -> Array:
+        """Player p's count (axis ``ax``) folded into the total, weighted by ``1 / (slots - r)!``;
+        with a new family from the base family with a card forced on p (its count one higher)."""
+        counts = a.shape[ax]
+        w = self._weights(p, counts + 1)
+        shape = list(a.shape)
+        del shape[ax]
+        shape[0] += 1
+        shape[2] = size
+        out = np.zeros(shape, dtype=np.int64)
+        families, before = a.shape[0], a.shape[2]
+        for r in range(counts):
+            part = np.take(a, r, axis=ax)
+            for shift, rows, k in ((r, slice(0, families), r), (r + 1, slice(families, families + 1), r + 1)):
+                top = min(size, shift + before)
+                if top > shift:
+                    src = part[: families if k == r else 1, :, : top - shift]
+                    out[rows, :, shift:top] += self._scaled(src.copy(), w[:, k])
+        return self._mod(out)
+
+    def _unfold(self, b: Array, ax: int, p: int, counts: int, size: int) -> Array:
+        """The way back through ``_fold`` (every family weighted as the base)."""
+        w = self._weights(p, counts)
+        shape = list(b.shape)
+        shape[2] = size
+        shape.insert(ax, counts)
+        out = np.zeros(shape, dtype=np.int64)
+        for r in range(counts):
+            top = min(size, b.shape[2] - r)
+            if top > 0:
+                dst = (slice(None), slice(None), slice(0, top)) + (slice(None),) * (ax - 3) + (r,)
+                out[dst] = self._scaled(b[:, :, r : r + top].copy(), w[:, r])
+        return out
+
+    def _backward(self, end: Array, kept: list[tuple[Array, list[int]]]) -> dict[tuple[int, int], dict[int, Array]]:
+        """The way back from the end, and per group, kind and player the deals with a card of the
+        kind at the player (per prime, before the untouched players' weights)."""
+        c = self.count_
+        n, steps, primes = c.n, c.steps, self.primes
+        b = end.reshape(1, len(primes), -1).copy()
+        families: list[int] = [-1]
+        ways: dict[tuple[int, int], dict[int, Array]] = {}
+        for j in reversed(range(len(steps))):
+            step = steps[j]
+            tracked = [p for p in step.work if p not in step.dying]
+            sizes = [step.total]
+            for p in step.dying:
+                sizes.append(min(n + 1, sizes[-1] + step.ranges[step.work.index(p)]))
+            b = self._fit(b, (b.shape[0], len(primes), sizes[-1], *(step.ranges[step.work.index(q)] for q in tracked)))
+            for k in reversed(range(len(step.dying))):
+                p = step.dying[k]
+                before = [q for q in step.work if q in tracked or q == p]
+                b = self._unfold(b, 3 + before.index(p), p, step.ranges[step.work.index(p)], sizes[k])
+                tracked = before
+            b = self._fit(b, (b.shape[0], len(primes), step.total, *step.ranges))
+            b, sums = self._back_through(b, step)
+            self._odds(j, kept[j], sums, families, ways)
+            for p in reversed(step.born):
+                ax = 3 + step.work.index(p)
+                one = np.take(b[:1], 1, axis=ax)
+                b = np.concatenate([np.take(b, 0, axis=ax), one])
+                families.append(p)
+        return ways
+
+    def _back_through(self, b: Array, step: _Step) -> tuple[Array, dict[tuple[int, int], Array]]:
+        """The way back through a group, and per kind (its first card i) and mask of that card
+        the way back with the card's factor left out, summed over the terms where it has that mask."""
+        kinds = len(step.group.kinds)
+        sums: dict[tuple[int, int], Array] = {}
+        total = np.zeros_like(b)
+        limit = _SAFE // max(1, sum(abs(k) for k, _ in step.group.terms))
+        top = int(self.prime.max())
+        for coef, masks in step.group.terms:
+            y, size = b, top
+            for i in reversed(range(len(masks))):
+                if i < kinds:
+                    r, rsize = y, size
+                    for m in masks[:i]:
+                        grow = self._growth(step.forms[m], step.work)
+                        if rsize * grow > limit:
+                            r, rsize = self._mod(r.copy() if r is b else r), top
+                        r = self._factor(r, step.forms[m], step.work, back=True)
+                        rsize *= grow
+                    key = (i, masks[i])
+                    if key in sums:
+                        sums[key] += coef * r
+                    else:
+                        sums[key] = coef * r
+                grow = self._growth(step.forms[masks[i]], step.work)
+                if size * grow > limit:
+                    y, size = self._mod(y.copy() if y is b else y), top
+                y = self._factor(y, step.forms[masks[i]], step.work, back=True)
+                size *= grow
+            total += coef * y
+        for s in sums.values():
+            self._mod(s)
+        return self._mod(total), sums
+
+    def _odds(
+        self,
+        j: int,
+        kept: tuple[Array, list[int]],
+        sums: dict[tuple[int, int], Array],
+        back_families: list[int],
+        ways: dict[tuple[int, int], dict[int, Array]],
+    ) -> None:
+        """The deals with each kind's card at each player it may go to, in group j: the forward
+        pass into the group against the way back with the card left out, moved by one in the
+        player's count, or the family with the card forced on the player."""
+        f, families = kept
+        step = self.count_.steps[j]
+        primes = len(self.primes)
+        crop = (slice(None), slice(None), slice(0, step.total), *(slice(0, x) for x in step.forward))
+        flat = f.reshape(f.shape[0], primes, -1)
+        for (i, mask), whole in sums.items():
+            s = whole[crop]
+            by_forward = self._dot(flat, s[0].reshape(primes, -1))
+            by_back = self._dot(s.reshape(s.shape[0], primes, -1), flat[0])
+            per = ways.setdefault((j, i), {})
+            for p in range(len(self.slots)):
+                if not mask >> p & 1:
+                    continue
+                if p in step.work:
+                    d = step.work.index(p)
+                    size = min(step.forward[d], step.ranges[d] - 1)
+                    here: list[int | slice] = [slice(0, step.total), *(slice(0, x) for x in step.forward)]
+                    here[1 + d] = slice(0, size)
+                    there = list(here)
+                    there[1 + d] = slice(1, size + 1)
+                    mine = f[tuple([slice(0, 1), slice(None), *here])].reshape(1, primes, -1)
+                    v = self._dot(mine, whole[tuple([0, slice(None), *there])].reshape(primes, -1))[0]
+                elif p in families:
+                    v = by_forward[families.index(p)]
+                elif p in back_families:
+                    v = by_back[back_families.index(p)]
+                else:  # a player no group concerns
+                    v = by_forward[families.index(_UNTOUCHED)] * self.slots[p] % self.prime
+                per[p] = (per.get(p, 0) + v) % self.prime

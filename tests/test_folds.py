@@ -1,0 +1,169 @@
+"""The count that folds each player into the total once no later book concerns it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from analyzer import knowledge
+from analyzer.cards import Card, DeckKind, make_deck
+from analyzer.knowledge import PUBLIC, Position, Requirement
+from analyzer.odds import Counter, Routes, TooLarge, card_odds, count_deals, route
+from analyzer.odds import folds as folds_module
+from analyzer.odds.arithmetic import PRIMES
+from analyzer.odds.folds import FoldCount
+from analyzer.replay import replay
+from analyzer.rules import HouseRule
+from analyzer.simulate import Style, simulate
+from analyzer.solver import NoFit
+
+from .odds_oracle import brute_force, odds_from_counts, unseen
+
+FOLDS = Routes(counter=Counter.FOLDS)
+BOOKS = Routes(counter=Counter.BOOKS)
+BOARDS = Routes(counter=Counter.BOARDS)
+DECK = make_deck(DeckKind.STANDARD)
+
+
+def _probing(players: int, deck: DeckKind, house: frozenset[HouseRule] = frozenset()) -> Any:
+    return replay(simulate(players=players, deck=DeckKind(deck), house=house, seed=0, style=Style.PROBING))
+
+
+@pytest.mark.parametrize(
+    ("players", "deck", "at", "view"),
+    [
+        (8, DeckKind.STANDARD, 12, PUBLIC),  # every player asked: no one is left out of the box
+        (8, DeckKind.JOKERS, 20, "Hal"),  # a hand: the walk's view, ten times faster folded
+        (8, DeckKind.RANKS, 17, PUBLIC),
+        (6, DeckKind.STANDARD, 15, "Cara"),
+        (6, DeckKind.JOKERS, 9, PUBLIC),
+    ],
+)
+def test_probing_views_count_alike_every_way(players: int, deck: DeckKind, at: int, view: str) -> None:
+    pos = knowledge.position(_probing(players, deck), at, view)
+    folded = card_odds(pos, FOLDS)
+    assert folded == card_odds(pos, BOOKS)
+    assert folded == card_odds(pos, BOARDS)
+
+
+def test_must_declare_forces_a_whole_book_onto_one_player() -> None:
+    """Under must-declare "not all of a book" is a term with the book forced onto the player:
+    the direct form, which singles out that player only."""
+    game = _probing(6, DeckKind.STANDARD, frozenset({HouseRule.MUST_DECLARE}))
+    pos = knowledge.position(game, 8, PUBLIC)
+    assert pos.not_all
+    count = FoldCount(pos)
+    assert any(not complement for forms in count.forms for complement, _ in forms.values())
+    assert card_odds(pos, FOLDS) == card_odds(pos, BOOKS)
+
+
+def _opening(untouched: int) -> Position:
+    """Three players ask in a book each and are told no, by players who asked too; ``untouched``
+    more players hold cards and are in no requirement and no failed ask; some books are free."""
+    names = ("Ann", "Bob", "Cid", "Dee", "Eve")[: 3 + untouched]
+    books = list(DECK.books)
+    allowed: dict[Card, tuple[str, ...]] = {c: names for b in books[:4] for c in b.cards}
+    at_least = []
+    for i, p in enumerate(names[:3]):
+        asked, *_ = books[i].cards
+        allowed[asked] = tuple(q for q in names if q not in (p, names[(i + 1) % 3]))
+        at_least.append(Requirement(p, books[i], frozenset(books[i].cards), 1))
+    per = len(allowed) // len(names)
+    slots = {p: per for p in names}
+    slots[names[0]] += len(allowed) - per * len(names)
+    return unseen(DECK, names, allowed, slots, at_least)
+
+
+@pytest.mark.parametrize("untouched", [0, 1, 2])
+def test_players_no_book_concerns_and_free_cards(untouched: int) -> None:
+    pos = _opening(untouched)
+    count = FoldCount(pos)
+    assert len(count.untouched) == untouched
+    assert count.model.free  # a book nobody asked in: its cards are free
+    odds = card_odds(pos, FOLDS)
+    assert odds == card_odds(pos, BOARDS) == card_odds(pos, BOOKS)
+
+
+def test_small_opening_matches_listing_every_deal() -> None:
+    names = ("Ann", "Bob", "Cid")
+    books = list(DECK.books)[:2]
+    cards = [c for b in books for c in b.cards][:9]
+    allowed = {c: names for c in cards}
+    allowed[cards[0]] = ("Cid",)
+    allowed[cards[7]] = ("Ann", "Bob")
+    at_least = [Requirement("Ann", books[0], frozenset(c for c in books[0].cards if c in allowed), 1)]
+    not_all = [Requirement("Bob", books[1], frozenset(c for c in books[1].cards if c in allowed), 1)]
+    pos = unseen(DECK, names, allowed, {"Ann": 3, "Bob": 3, "Cid": 3}, at_least, not_all)
+    total, at = brute_force(pos)
+    odds = card_odds(pos, FOLDS)
+    assert odds.deals == total
+    assert odds.cards == odds_from_counts(pos, total, at)
+
+
+def test_greedy_order_counts_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``_EXACT_ORDER`` groups the order is greedy: another order, the same odds."""
+    pos = knowledge.position(_probing(8, DeckKind.STANDARD), 12, PUBLIC)
+    best = FoldCount(pos)
+    odds = card_odds(pos, FOLDS)
+    monkeypatch.setattr(folds_module, "_EXACT_ORDER", 0)
+    greedy = FoldCount(pos)
+    assert greedy.cost >= best.cost
+    assert card_odds(pos, FOLDS) == odds
+
+
+def test_no_deal_fits() -> None:
+    pos = _opening(0)
+    only_ann = dict.fromkeys([*DECK.books[0].cards, *DECK.books[1].cards], ("Ann",))  # 12 cards, 8 slots
+    pos = Position(**{**vars(pos), "allowed": {**pos.allowed, **only_ann}})
+    with pytest.raises(NoFit):
+        count_deals(pos, FOLDS)
+
+
+def test_sums_in_pieces_never_overflow() -> None:
+    """A dot product over a box: residues just below 2**31 on both sides, as many states as the
+    pieces allow, against Python's integers."""
+    pos = _opening(0)
+    run = folds_module._Run(FoldCount(pos), list(PRIMES[:2]))
+    rng = random.Random(5)
+    for states in (1, 1000, 70_000, 1 << 19):
+        a = np.array([[[p - 1 - rng.randrange(4) for _ in range(states)] for p in PRIMES[:2]]] * 2, dtype=np.int64)
+        b = np.array([[p - 1 - rng.randrange(4) for _ in range(states)] for p in PRIMES[:2]], dtype=np.int64)
+        got = run._dot(a, b)
+        for k, p in enumerate(PRIMES[:2]):
+            want = sum(int(x) * int(y) for x, y in zip(a[0, k].tolist(), b[k].tolist(), strict=True)) % p
+            assert got[0, k] == got[1, k] == want
+
+
+def test_too_big_for_its_memory_bound_is_refused_not_wrong() -> None:
+    pos = knowledge.position(_probing(8, DeckKind.STANDARD), 12, PUBLIC)
+    tight = Routes(counter=Counter.FOLDS, max_states=1)
+    with pytest.raises(TooLarge):
+        card_odds(pos, tight)
+
+
+def test_the_router_takes_the_fold_where_it_is_likely_fastest() -> None:
+    """A hand of the jokers game after its third round of asks: the board walk's view before,
+    now folded (the book-by-book count is not quick there)."""
+    pos = knowledge.position(_probing(8, DeckKind.JOKERS), 20, "Hal")
+    assert route(pos) is Counter.FOLDS
+    routes = Routes()
+    asked: list[str] = []
+
+    def walk() -> int:
+        asked.append("walk")
+        return 10**20
+
+    def folds() -> int | None:
+        asked.append("folds")
+        return 1000
+
+    quick = 10  # a book-by-book plan likely under ``folds_worth``: nothing else is planned
+    assert routes.likely_books_ns(quick) <= routes.folds_worth
+    assert routes.choose(quick, walk, folds) is Counter.BOOKS and asked == []
+    slow = 10**9
+    assert routes.choose(slow, walk, folds) is Counter.FOLDS and asked == ["folds"]
+    asked.clear()
+    assert routes.choose(slow, walk, lambda: None) is Counter.BOOKS and asked == ["walk"]
