@@ -67,6 +67,22 @@ class Position:
     def unknown(self) -> tuple[Card, ...]:
         return tuple(self.allowed)
 
+    def binding_not_all(self) -> list[Requirement]:
+        """The "not all" requirements a deal could break. A player dealt every card of one also
+        holds a card of each of its "at least one" requirements on other books: when those do not
+        all fit beside them in its slots (under must-declare, an asker with a book's six never-shown
+        cards on six slots, who asked in another book), no deal breaks it. (One with no cards
+        left, which every deal breaks, is kept.)"""
+        binding = []
+        for r in self.not_all:
+            others: list[frozenset[Card]] = []
+            for a in self.at_least:
+                if a.player == r.player and a.cards and not a.cards & r.cards and not any(a.cards & o for o in others):
+                    others.append(a.cards)
+            if not r.cards or len(r.cards) + len(others) <= self.slots.get(r.player, 0):
+                binding.append(r)
+        return binding
+
 
 def view_hands(record: Record, view: str) -> dict[str, tuple[Card, ...]]:
     """The hands a view may use: none for ``public``, the player's own otherwise."""

@@ -181,6 +181,25 @@ def test_not_all_of_a_book() -> None:
     _check_against_oracle(pos)
 
 
+def test_not_all_that_cannot_fail_is_left_out() -> None:
+    """Must-declare after a round: Ann asked in low spades, so she holds one of them; with two
+    slots she cannot also hold both never-shown low hearts, and "not all of them" binds nothing.
+    With three slots it can fail, and stays."""
+    allowed = {"2S": "Ann Bob", "3S": "Ann Bob", "2H": "Ann Bob", "3H": "Ann Bob", "9D": "Ann Bob"}
+    tight = _position(
+        {"Ann": 2, "Bob": 3}, allowed, at_least=(("Ann", "low-spades"),), not_all=(("Ann", "low-hearts"),)
+    )
+    assert tight.not_all and tight.binding_not_all() == []
+    roomy = _position(
+        {"Ann": 3, "Bob": 2}, allowed, at_least=(("Ann", "low-spades"),), not_all=(("Ann", "low-hearts"),)
+    )
+    assert roomy.binding_not_all() == roomy.not_all
+    alone = _position({"Ann": 2, "Bob": 3}, allowed, not_all=(("Ann", "low-hearts"),))
+    assert alone.binding_not_all() == alone.not_all  # nothing else she must hold
+    for pos in (tight, roomy, alone):
+        _check_against_oracle(pos)
+
+
 def test_ruled_out_players_and_empty_hands() -> None:
     pos = _position(
         {"Ann": 0, "Bob": 2, "Cid": 1, "Dee": 1},

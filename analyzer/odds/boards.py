@@ -94,7 +94,7 @@ class Board:
             if not cards:
                 self.zero = True
             reqs.append((True, q, cards))
-        for r in pos.not_all:
+        for r in pos.binding_not_all():
             cards = frozenset(r.cards)
             if not cards:
                 self.zero = True

@@ -121,7 +121,7 @@ class _Model:
             if not any(mask[c] & bit for c in cards):
                 self.zero = True
             reqs.append(("at", bit, cards))
-        for r in pos.not_all:
+        for r in pos.binding_not_all():
             cards = frozenset(r.cards)
             bit = 1 << index[r.player] if r.player in index else 0
             if not cards:
