@@ -50,10 +50,12 @@ Array = npt.NDArray[np.int64]
 
 _EXACT_ORDER = 10  # up to this many groups, the order is the best of all; past it, greedy
 _SAFE = 1 << 62  # values stay below this between reductions
+_ONE_BY_ONE = 1 << 16  # boxes of this many states or more are gone through one prime at a time
 _UNTOUCHED = -2  # the forward family of a card forced onto a player no group concerns
 
 
 Form = tuple[bool, int]  # (complement form?, the players its factor singles out)
+Pieces = tuple[int, list[Array]]  # bits per piece, the pieces highest first
 
 
 def _forms(group: _Group, everyone: int) -> dict[int, Form]:
@@ -119,7 +121,7 @@ class FoldCount:
                 most = list(map(max, most, got))
             self.most.append(most)
         self.touch = [sum(1 << p for p, k in enumerate(most) if k) for most in self.most]
-        self.order, self.cost = ([], 0) if model.zero else self._order()
+        self.order = [] if model.zero else self._order()[0]
         self.steps = self._steps()
 
     # ------------------------------------------------------------ the order
@@ -219,6 +221,28 @@ class FoldCount:
         return steps
 
     @property
+    def cost(self) -> int:
+        """The work of the count (about array element steps, over every prime): per group, its
+        card factors through the forward box for each forward family, and through the box of
+        the way back for each family there, with the cards left out for the odds and their sums
+        against the forward families."""
+        primes = len(primes_for(deal_bound(self.model.slots)))
+        forward = 1 + bool(self.untouched)
+        back = 1 + len({p for step in self.steps for p in step.born})
+        work = 0
+        for step in self.steps:
+            back -= len(step.born)
+            kinds = len(step.group.kinds)
+            cards = sum(len(ms) for _, ms in step.group.terms)
+            left_out = len(step.group.terms) * kinds * (kinds - 1) // 2
+            sums = len({(i, ms[i]) for _, ms in step.group.terms for i in range(kinds)})
+            ahead = step.total * math.prod(step.forward)
+            work += ahead * forward * cards + step.states * back * (cards + left_out)
+            work += sums * ahead * (forward + back + len(step.work))
+            forward += len(step.dying)
+        return work * primes
+
+    @property
     def biggest(self) -> int:
         """The states of the biggest box, times the arrays kept of it (families and the forward
         passes kept for the way back)."""
@@ -239,7 +263,18 @@ class FoldCount:
             return 0, {}
         if not self.fits:
             raise TooLarge(f"{self.biggest:,} states")
-        return _Run(self, primes_for(deal_bound(self.model.slots))).count(odds)
+        primes = primes_for(deal_bound(self.model.slots))
+        # Big boxes one prime at a time: the same work on arrays a fourth or fifth the size.
+        step = 1 if max((s.states for s in self.steps), default=0) >= _ONE_BY_ONE else len(primes)
+        parts = [_Run(self, primes[r : r + step]).count(odds) for r in range(0, len(primes), step)]
+        deals = crt(np.concatenate([d for d, _ in parts]), primes)
+        at: dict[Card, dict[str, int]] = {}
+        exact: dict[int, dict[str, int]] = {}
+        for card, first in parts[0][1].items():
+            if id(first) not in exact:
+                exact[id(first)] = {p: crt(np.concatenate([a[card][p] for _, a in parts]), primes) for p in first}
+            at[card] = exact[id(first)]
+        return deals, at
 
 
 def _or(touch: Sequence[int], groups: int) -> int:
@@ -307,22 +342,30 @@ class _Run:
     def _growth(self, form: Form, work: list[int]) -> int:
         return sum(1 for p in work if form[1] >> p & 1) + form[0]
 
-    def _dot(self, a: Array, b: Array) -> Array:
-        """Per leading index of ``a`` (index, prime, states) and prime, the sum over the states of
-        ``a * b`` (``b``: prime, states), modulo the prime; ``a`` in pieces so no sum overflows."""
-        states = a.shape[-1]
-        bits = max(1, 31 - states.bit_length())
+    @staticmethod
+    def _split(a: Array) -> Pieces:
+        """Residues in pieces of ``bits`` bits, highest first: a sum over a box of a piece times
+        residues stays inside int64."""
+        bits = max(1, 31 - a.shape[-1].bit_length())
         mask = (1 << bits) - 1
-        out = np.zeros(a.shape[:2], dtype=np.int64)
-        prime = self.prime.reshape(1, -1)
-        for shift in range(30 // bits * bits, -1, -bits):
-            part = np.einsum("kpn,pn->kp", (a >> shift) & mask, b)
-            out = (out * (1 << bits) + part % prime) % prime
-        return out
+        return bits, [(a >> shift) & mask for shift in range(30 // bits * bits, -1, -bits)]
+
+    def _dot(self, pieces: Pieces, b: Array, lead: str, b_lead: str, out: str) -> Array:
+        """Per prime (the last index of ``out``), the sum over the states (the last axis) of
+        ``a * b`` modulo the prime, ``a`` given in pieces; ``lead`` and ``b_lead`` name the axes
+        before the states (``k`` a family, ``p`` the prime)."""
+        bits, parts = pieces
+        spec = f"{lead}n,{b_lead}n->{out}"
+        total = np.zeros(1, dtype=np.int64)
+        for part in parts:
+            total = (total * (1 << bits) + np.einsum(spec, part, b) % self.prime) % self.prime
+        return total
 
     # -------------------------------------------------------------- passes
 
-    def count(self, odds: bool) -> tuple[int, dict[Card, dict[str, int]]]:
+    def count(self, odds: bool) -> tuple[Array, dict[Card, dict[str, Array]]]:
+        """The fitting deals and, with ``odds``, the deals with each card at each player who may
+        hold it, modulo each prime (cards alike share one dict)."""
         c = self.count_
         model, steps, primes = c.model, c.steps, self.primes
         n = c.n
@@ -356,26 +399,24 @@ class _Run:
         scale = np.ones(len(primes), np.int64)
         for p in c.untouched:
             scale = scale * self.inv[:, self.slots[p]] % self.prime
-        finals = self._dot(f.reshape(f.shape[0], len(primes), -1), end) * scale % self.prime
-        deals = crt(finals[0], primes)
+        finals = self._dot(self._split(f), end, "kp", "p", "kp") * scale % self.prime  # (f: family, prime, total)
         if not odds:
-            return deals, {}
+            return finals[0], {}
         ways = self._backward(end, kept)
-        at: dict[Card, dict[str, int]] = {}
+        at: dict[Card, dict[str, Array]] = {}
         for (j, i), per in ways.items():
-            exact = {model.players[p]: crt(v * scale % self.prime, primes) for p, v in per.items()}
+            residues = {model.players[p]: v * scale % self.prime for p, v in per.items()}
             for card in list(steps[j].group.kinds.values())[i]:
-                at[card] = exact
-        free: dict[str, int] = {}
+                at[card] = residues
+        free: dict[str, Array] = {}
         for p, name in enumerate(model.players):
             if p in c.untouched:
-                v = finals[families.index(_UNTOUCHED)] * self.slots[p] % self.prime
+                free[name] = finals[families.index(_UNTOUCHED)] * self.slots[p] % self.prime
             else:
-                v = finals[families.index(p)]
-            free[name] = crt(v, primes)
+                free[name] = finals[families.index(p)]
         for card in model.free:
             at[card] = free
-        return deals, at
+        return finals[0], at
 
     def _through(self, a: Array, step: _Step, back: bool) -> Array:
         """``a`` through a group: the sum over its terms of the product of its card factors."""
@@ -504,25 +545,32 @@ class _Run:
         f, families = kept
         step = self.count_.steps[j]
         primes = len(self.primes)
-        crop = (slice(None), slice(None), slice(0, step.total), *(slice(0, x) for x in step.forward))
-        flat = f.reshape(f.shape[0], primes, -1)
+        box: list[int | slice] = [slice(0, step.total), *(slice(0, x) for x in step.forward)]
+        flat = self._split(f.reshape(f.shape[0], primes, -1))
+        base = flat[0], [part[0] for part in flat[1]]
+        active = [p for p in step.work if any(m >> p & 1 for _, m in sums)]
         for (i, mask), whole in sums.items():
-            s = whole[crop]
-            by_forward = self._dot(flat, s[0].reshape(primes, -1))
-            by_back = self._dot(s.reshape(s.shape[0], primes, -1), flat[0])
+            # The way back, over the forward box: as it is, and moved by one in each tracked
+            # player's count (zero past its box), all against the base family at once.
+            rows = np.zeros((len(back_families) + len(active), primes, *f.shape[2:]), dtype=np.int64)
+            rows[: len(back_families)] = whole[tuple([slice(None), slice(None), *box])]
+            for k, p in enumerate(active):
+                d = 1 + step.work.index(p)
+                size = min(step.forward[d - 1], step.ranges[d - 1] - 1)
+                here = list(box)
+                here[d] = slice(0, size)
+                there = list(box)
+                there[d] = slice(1, size + 1)
+                rows[tuple([len(back_families) + k, slice(None), *here])] = whole[tuple([0, slice(None), *there])]
+            rows = rows.reshape(rows.shape[0], primes, -1)
+            by_forward = self._dot(flat, rows[0], "kp", "p", "kp")
+            by_back = self._dot(base, rows, "p", "kp", "kp")
             per = ways.setdefault((j, i), {})
             for p in range(len(self.slots)):
                 if not mask >> p & 1:
                     continue
                 if p in step.work:
-                    d = step.work.index(p)
-                    size = min(step.forward[d], step.ranges[d] - 1)
-                    here: list[int | slice] = [slice(0, step.total), *(slice(0, x) for x in step.forward)]
-                    here[1 + d] = slice(0, size)
-                    there = list(here)
-                    there[1 + d] = slice(1, size + 1)
-                    mine = f[tuple([slice(0, 1), slice(None), *here])].reshape(1, primes, -1)
-                    v = self._dot(mine, whole[tuple([0, slice(None), *there])].reshape(primes, -1))[0]
+                    v = by_back[len(back_families) + active.index(p)]
                 elif p in families:
                     v = by_forward[families.index(p)]
                 elif p in back_families:
