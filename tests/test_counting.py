@@ -81,7 +81,7 @@ def test_small_openings_match_listing_every_deal(pos: Position) -> None:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(openings())
-def test_openings_count_alike_both_ways(pos: Position) -> None:
+def test_openings_count_alike_every_way(pos: Position) -> None:
     by_boards = card_odds(pos, BOARDS)
     try:
         by_books = card_odds(pos, Routes(counter=Counter.BOOKS, max_states=1 << 17))
@@ -148,7 +148,7 @@ def test_cards_asked_of_the_same_player_are_one_count() -> None:
 
 
 @pytest.mark.parametrize("players", [4, 6])
-def test_a_ring_of_failed_asks_counts_alike_both_ways(players: int) -> None:
+def test_a_ring_of_failed_asks_counts_alike_every_way(players: int) -> None:
     pos = _ring(players)
     odds = card_odds(pos, BOARDS)
     assert odds == card_odds(pos, Routes(counter=Counter.BOOKS)) == card_odds(pos, FOLDS)

@@ -595,8 +595,8 @@ def sparse_boards(draw: st.DrawFn, sizes: tuple[int, ...] = (4, 6, 8)) -> Positi
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sparse_boards())
-def test_sparse_boards_count_alike_both_ways(pos: Position) -> None:
-    """The board walk and the book-by-book count agree (when the latter fits its bound)."""
+def test_sparse_boards_count_alike_every_way(pos: Position) -> None:
+    """The three counters agree (the book-by-book count when it fits its bound)."""
     try:
         by_books = card_odds(pos, Routes(counter=Counter.BOOKS, max_states=1 << 18))
     except TooLarge:

@@ -12,8 +12,8 @@ Every fitting deal is equally likely, so the odds that card ``c`` is with ``p`` 
   anyone, each player folded into the total once no later book concerns it; fast when every
   player is concerned by a few books (openings of many asks, each in a different book).
 
-``route`` picks one per view by their estimated costs (``Routes`` forces one); both work modulo
-primes (``arithmetic``) and give the exact integers back. A view too costly for both raises
+``route`` picks one per view by their estimated costs (``Routes`` forces one); all work modulo
+primes (``arithmetic``) and give the exact integers back. A view too costly for every one raises
 ``TooLarge``; ``odds_or_reason`` turns that into a sentence for the caller to print.
 """
 
@@ -82,9 +82,9 @@ def information(before: int, after: int) -> float:
 
 
 def route(pos: Position, odds: bool = True, routes: Routes = DEFAULT) -> Counter:
-    """The counter for a view: the one likely the faster by the two estimates (``Routes.choose``),
-    the book-by-book count without making the board walk when it is likely cheap. ``TooLarge``
-    when neither is likely within the budget (``Routes.budget_ns``) or fits its memory bound
+    """The counter for a view: the one likely the fastest by the estimates (``Routes.choose``),
+    the book-by-book count without planning the others when it is likely quick. ``TooLarge``
+    when none is likely within the budget (``Routes.budget_ns``) and fits its memory bound
     (``Routes.max_states``)."""
     from .boards import Board
     from .folds import FoldCount
@@ -140,7 +140,8 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | F
 
 
 def _too_large(pos: Position, detail: str) -> str:
-    why = " (the house rule must-declare adds a requirement per book and asker)" if pos.not_all else ""
+    binding = pos.binding_not_all()
+    why = " (the house rule must-declare adds a requirement per book and asker)" if binding else ""
     return f"the exact odds of this view cost more than the counter's budget: {detail}{why}"
 
 
@@ -150,8 +151,10 @@ def _count(pos: Position, odds: bool, routes: Routes) -> tuple[int, dict[Card, d
     from .folds import FoldCount
 
     counter = _counter(pos, odds, routes)
-    if isinstance(counter, BookCount | FoldCount) and not counter.fits:
+    if isinstance(counter, BookCount) and not counter.fits:
         raise TooLarge(_too_large(pos, f"{counter.biggest:,} states book by book"))
+    if isinstance(counter, FoldCount) and not counter.fits:
+        raise TooLarge(_too_large(pos, f"{counter.biggest * 8 / 2**20:,.0f} MiB of arrays with players folded"))
     return counter.count(odds) if isinstance(counter, Board) else counter.run(odds)
 
 

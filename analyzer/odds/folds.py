@@ -81,8 +81,9 @@ def _forms(group: _Group, everyone: int) -> dict[int, Form]:
 @dataclass
 class _Step:
     """A group's place in the order: the players tracked while it is counted (those tracked
-    before, then those it starts), the box ranges of their counts forward and (with room for a
-    forced card) backward, the range of the total before it, and the players it ends."""
+    before, then those it starts), the ranges of their counts on the way back (with room for a
+    card forced on one of them) and forward, the range of the total before it, the players it
+    starts and those it ends."""
 
     group: _Group
     forms: dict[int, Form]
@@ -244,15 +245,35 @@ class FoldCount:
 
     @property
     def biggest(self) -> int:
-        """The states of the biggest box, times the arrays kept of it (families and the forward
-        passes kept for the way back)."""
-        players = len(self.model.players)
-        kept = sum(s.total * math.prod(s.forward) for s in self.steps) * (1 + players)
-        return max([kept, *(s.states * (2 + players) for s in self.steps)], default=0)
+        """The array elements the count holds at most: the forward passes into every group, kept
+        for the way back, and for the group where it is most, the way back, its way through the
+        group and its cards left out, summed per kind and mask (every family of each; every
+        prime when the boxes go all primes at once)."""
+        if not self.steps:
+            return 0
+        primes = 1 if self.one_by_one else len(primes_for(deal_bound(self.model.slots)))
+        forward = 1 + bool(self.untouched)
+        back = 1 + len({p for step in self.steps for p in step.born})
+        kept, most = 0, 0
+        for step in self.steps:
+            back -= len(step.born)
+            kinds = len(step.group.kinds)
+            sums = len({(i, ms[i]) for _, ms in step.group.terms for i in range(kinds)})
+            kept += forward * step.total * math.prod(step.forward)
+            most = max(most, (sums + 3) * (back + len(step.born)) * step.states)
+            forward += len(step.dying)
+        return (kept + most) * primes
+
+    @property
+    def one_by_one(self) -> bool:
+        """Whether the boxes go one prime at a time (the biggest has ``_ONE_BY_ONE`` states)."""
+        return max((s.states for s in self.steps), default=0) >= _ONE_BY_ONE
 
     @property
     def fits(self) -> bool:
-        return self.biggest <= self.routes.max_states * 4
+        """Whether the count stays within the memory bound: eight times ``Routes.max_states``
+        array elements (the book-by-book count's bound is in states of a box, each of a few rows)."""
+        return self.biggest <= self.routes.max_states * 8
 
     # ------------------------------------------------------------ the count
 
@@ -265,7 +286,7 @@ class FoldCount:
             raise TooLarge(f"{self.biggest:,} states")
         primes = primes_for(deal_bound(self.model.slots))
         # Big boxes one prime at a time: the same work on arrays a fourth or fifth the size.
-        step = 1 if max((s.states for s in self.steps), default=0) >= _ONE_BY_ONE else len(primes)
+        step = 1 if self.one_by_one else len(primes)
         parts = [_Run(self, primes[r : r + step]).count(odds) for r in range(0, len(primes), step)]
         deals = crt(np.concatenate([d for d, _ in parts]), primes)
         at: dict[Card, dict[str, int]] = {}
@@ -289,7 +310,7 @@ class _Run:
     """One count: arrays of (family, prime, total, the tracked players' counts...)."""
 
     def __init__(self, count: FoldCount, primes: list[int]) -> None:
-        self.count_ = count
+        self.fold = count
         self.primes = primes
         self.prime = np.array(primes, dtype=np.int64)
         top = count.n + 1
@@ -339,7 +360,8 @@ class _Run:
                     y[dst] += x[src]
         return y
 
-    def _growth(self, form: Form, work: list[int]) -> int:
+    @staticmethod
+    def _growth(form: Form, work: list[int]) -> int:
         return sum(1 for p in work if form[1] >> p & 1) + form[0]
 
     @staticmethod
@@ -366,7 +388,7 @@ class _Run:
     def count(self, odds: bool) -> tuple[Array, dict[Card, dict[str, Array]]]:
         """The fitting deals and, with ``odds``, the deals with each card at each player who may
         hold it, modulo each prime (cards alike share one dict)."""
-        c = self.count_
+        c = self.fold
         model, steps, primes = c.model, c.steps, self.primes
         n = c.n
         # Forward: from one state (total 0) through the groups; a family per folded player (and
@@ -470,7 +492,7 @@ class _Run:
     def _backward(self, end: Array, kept: list[tuple[Array, list[int]]]) -> dict[tuple[int, int], dict[int, Array]]:
         """The way back from the end, and per group, kind and player the deals with a card of the
         kind at the player (per prime, before the untouched players' weights)."""
-        c = self.count_
+        c = self.fold
         n, steps, primes = c.n, c.steps, self.primes
         b = end.reshape(1, len(primes), -1).copy()
         families: list[int] = [-1]
@@ -489,7 +511,7 @@ class _Run:
                 tracked = before
             b = self._fit(b, (b.shape[0], len(primes), step.total, *step.ranges))
             b, sums = self._back_through(b, step)
-            self._odds(j, kept[j], sums, families, ways)
+            self._odds(j, kept.pop(), sums, families, ways)  # (each forward pass let go once used)
             for p in reversed(step.born):
                 ax = 3 + step.work.index(p)
                 one = np.take(b[:1], 1, axis=ax)
@@ -543,7 +565,7 @@ class _Run:
         pass into the group against the way back with the card left out, moved by one in the
         player's count, or the family with the card forced on the player."""
         f, families = kept
-        step = self.count_.steps[j]
+        step = self.fold.steps[j]
         primes = len(self.primes)
         box: list[int | slice] = [slice(0, step.total), *(slice(0, x) for x in step.forward)]
         flat = self._split(f.reshape(f.shape[0], primes, -1))

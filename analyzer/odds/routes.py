@@ -39,7 +39,8 @@ class Routes:
     - ``small_keep``: going back sparsely, a box this small is read state by state.
     - ``simplex_least``: books are expanded as rows over a simplex from this many rows on,
       monomial by monomial below (and above ``books._SIMPLEX_MOST``).
-    - ``max_states``: the book-by-book counter's memory bound, in states of a box.
+    - ``max_states``: the book-by-book counter's memory bound, in states of a box (the count
+      folding players holds at most eight times as many array elements).
     - ``books_scale``, ``books_power``: how long the book-by-book count likely takes, in
       nanoseconds, from its plan's cost: ``books_scale * cost ** books_power``.
     - ``walk_scale``, ``walk_power``: the same for the board walk, from its estimate
@@ -51,7 +52,7 @@ class Routes:
       without making the board walk (most of a cheap view's routing).
     - ``folds_worth``: the counter folding players is planned only when the book-by-book count
       likely takes longer than this (its plan costs a few milliseconds).
-    - ``budget_ns``: a view whose counters are both likely to take longer than this is not
+    - ``budget_ns``: a view whose counters are all likely to take longer than this is not
       counted (``TooLarge``).
 
     Fitted with ``scripts/fit_routes.py`` on 3,498 views: every view at every step of the probing
