@@ -35,6 +35,11 @@ the one chosen took more than twice the better. The best candidate has the least
 those refusing no view either counter counts within the limits and not slowing the report's
 counts (their total chosen time at most the defaults', or ``--report-most``: to compare with an
 earlier rule, run this script's fit at that commit on the same cache).
+
+The third counter, folding players (``FoldCount``), is not measured here: the rule is replayed
+without it, as it stood before it came, and its law (``Routes.folds_scale``, ``folds_power``) was
+fitted apart, on its own times over the probing views (README, "Odds of openings: players folded
+into the total").
 """
 
 from __future__ import annotations

@@ -146,15 +146,20 @@ class FoldCount:
             known = touched_by.get(groups)
             return _or(touch, groups) if known is None else known
 
+        totals: dict[int, int] = {}  # the range of the total, per set of players folded
+
         def work(done: int, got: list[int], nxt: int) -> int:
             seen = concern(done)
             active = (seen & concern(full & ~done & ~(1 << nxt))) | touch[nxt]
-            size = 1
-            for p in players:
-                if active >> p & 1:
-                    size *= min(slots[p], got[p] + most[nxt][p] + 1) + 1
+            size, adds, left = 1, most[nxt], active
+            while left:
+                p = (left & -left).bit_length() - 1
+                left &= left - 1
+                size *= min(slots[p], got[p] + adds[p] + 1) + 1
             folded = seen & ~active
-            total = min(self.n, 1 + sum(whole[p] for p in players if folded >> p & 1)) + 1
+            total = totals.get(folded)
+            if total is None:
+                total = totals[folded] = min(self.n, 1 + sum(whole[p] for p in players if folded >> p & 1)) + 1
             return size * total * ops[nxt]
 
         if k <= _EXACT_ORDER:
