@@ -184,3 +184,24 @@ def test_the_router_takes_the_fold_where_it_is_likely_fastest() -> None:
     assert routes.choose(slow, walk, folds) is Counter.FOLDS and asked == ["folds"]
     asked.clear()
     assert routes.choose(slow, walk, lambda: None) is Counter.BOOKS and asked == ["walk"]
+
+
+def test_a_quick_fold_skips_the_search_for_a_cheaper_book_by_book_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A must-declare hand in the second round: the fold likely takes a few milliseconds, the
+    plainest book-by-book plan much longer, and the search for a cheaper one (5-15 ms) is not
+    made."""
+    from analyzer.odds import books
+
+    game = _probing(8, DeckKind.STANDARD, frozenset({HouseRule.MUST_DECLARE}))
+    pos = knowledge.position(game, 12, "Cara")
+    searched: list[bool] = []
+    plain = books._plan
+
+    def spy(model: Any, search: bool = True) -> Any:
+        searched.append(search)
+        return plain(model, search)
+
+    monkeypatch.setattr(books, "_plan", spy)
+    assert route(pos) is Counter.FOLDS
+    assert searched == [False]
+    assert card_odds(pos) == card_odds(pos, BOOKS)

@@ -113,7 +113,8 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | F
 
     def folds() -> int | None:
         nonlocal folded
-        folded = FoldCount(pos, routes, books.model)
+        if folded is None:
+            folded = FoldCount(pos, routes, books.model)
         return folded.cost if folded.fits else None
 
     def walk() -> int:
@@ -123,6 +124,17 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | F
             estimate = board.estimate(odds)
         return estimate
 
+    if routes.counter is Counter.AUTO:
+        # Searching for a cheaper book-by-book plan takes 5-15 ms: not when the fold is likely
+        # quicker than that and than the plainest book-by-book plan.
+        first = books.first_cost
+        if first is not None and routes.likely_books_ns(first) > routes.folds_worth:
+            cost = folds()
+            if cost is not None and routes.likely_folds_ns(cost) <= min(
+                routes.books_cheap, routes.likely_books_ns(first)
+            ):
+                assert folded is not None
+                return folded
     choice = routes.choose(books.cost if books.fits else None, walk, folds)
     if choice is Counter.BOOKS:
         return books

@@ -446,8 +446,9 @@ def _factor(allowed: int, direct: int, pool: int, n: int) -> tuple[tuple[int, in
     return tuple(out)
 
 
-def _plan(model: _Model) -> _Plan:
-    """The cheapest of a few plans: the players most often ruled out of cards made direct first.
+def _plan(model: _Model, search: bool = True) -> _Plan:
+    """The cheapest of a few plans: the players most often ruled out of cards made direct first
+    (without ``search``, the better of the two plainest, which a search starts from).
 
     A pooled player's dimension grows with the cards it is singled out of, a direct player's
     with the cards it may get; everyone but one player direct is the plain count by players.
@@ -487,6 +488,8 @@ def _plan(model: _Model) -> _Plan:
     last = _Plan(model, candidates[-1])
     first = _Plan(model, candidates[0], bound=last.cost)
     best = first if first.cost <= last.cost else last
+    if not search:
+        return best
     if best.cost > _WORTH_PLANNING:
         candidates += [model.everyone & ~(1 << p) for p in order[:-1]]
         for d in candidates[1:-1]:
@@ -721,12 +724,29 @@ class BookCount:
         self.routes = routes
 
     @cached_property
+    def first(self) -> _Plan | None:
+        """The better of the two plainest plans (None when no deal fits the model): the plan
+        itself unless the count is big enough to pay for searching for a cheaper one."""
+        return None if self.model.zero else _plan(self.model, search=False)
+
+    @cached_property
     def plan(self) -> _Plan | None:
         """The cheapest plan found; None when no deal fits for a reason seen before counting."""
-        if self.model.zero:
+        first = self.first
+        if first is None:
             return None
-        plan = _plan(self.model)
+        plan = first if first.cost <= _WORTH_PLANNING else _plan(self.model)
         return None if plan.impossible else plan
+
+    @property
+    def first_cost(self) -> int | None:
+        """The cost of ``first`` (the plan's at most), when it is possible and fits the memory
+        bound: what the router weighs before searching for a cheaper plan."""
+        first = self.first
+        if first is None or first.impossible:
+            return None
+        biggest = max(b.size for b in [first.final, *first.work.values()])
+        return first.cost if biggest <= self.routes.max_states else None
 
     @cached_property
     def biggest(self) -> int:
