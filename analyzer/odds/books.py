@@ -446,9 +446,10 @@ def _factor(allowed: int, direct: int, pool: int, n: int) -> tuple[tuple[int, in
     return tuple(out)
 
 
-def _plan(model: _Model, search: bool = True) -> _Plan:
+def _plan(model: _Model, search: bool = True, plain: _Plan | None = None) -> _Plan:
     """The cheapest of a few plans: the players most often ruled out of cards made direct first
-    (without ``search``, the better of the two plainest, which a search starts from).
+    (without ``search``, the better of the two plainest, which a search starts from: ``plain``
+    when already made).
 
     A pooled player's dimension grows with the cards it is singled out of, a direct player's
     with the cards it may get; everyone but one player direct is the plain count by players.
@@ -485,9 +486,11 @@ def _plan(model: _Model, search: bool = True) -> _Plan:
     # The two ends first; the others (and every choice of the one player left out of the plain
     # count) only when the count is big enough to pay for trying them.
     # (A plan is left unfinished once it costs more than the best so far: see ``_Plan``.)
-    last = _Plan(model, candidates[-1])
-    first = _Plan(model, candidates[0], bound=last.cost)
-    best = first if first.cost <= last.cost else last
+    if plain is None:
+        last = _Plan(model, candidates[-1])
+        first = _Plan(model, candidates[0], bound=last.cost)
+        plain = first if first.cost <= last.cost else last
+    best = plain
     if not search:
         return best
     if best.cost > _WORTH_PLANNING:
@@ -724,7 +727,7 @@ class BookCount:
         self.routes = routes
 
     @cached_property
-    def first(self) -> _Plan | None:
+    def plain(self) -> _Plan | None:
         """The better of the two plainest plans (None when no deal fits the model): the plan
         itself unless the count is big enough to pay for searching for a cheaper one."""
         return None if self.model.zero else _plan(self.model, search=False)
@@ -732,21 +735,22 @@ class BookCount:
     @cached_property
     def plan(self) -> _Plan | None:
         """The cheapest plan found; None when no deal fits for a reason seen before counting."""
-        first = self.first
-        if first is None:
+        plain = self.plain
+        if plain is None:
             return None
-        plan = first if first.cost <= _WORTH_PLANNING else _plan(self.model)
+        small = plain.cost <= min(_WORTH_PLANNING, _WORTH_SEARCHING)  # (no search would be made)
+        plan = plain if small else _plan(self.model, plain=plain)
         return None if plan.impossible else plan
 
     @property
-    def first_cost(self) -> int | None:
-        """The cost of ``first`` (the plan's at most), when it is possible and fits the memory
-        bound: what the router weighs before searching for a cheaper plan."""
-        first = self.first
-        if first is None or first.impossible:
+    def plain_cost(self) -> int | None:
+        """The cost of ``plain`` (the plan's is at most that), when it is possible and fits the
+        memory bound: what the router weighs before searching for a cheaper plan."""
+        plain = self.plain
+        if plain is None or plain.impossible:
             return None
-        biggest = max(b.size for b in [first.final, *first.work.values()])
-        return first.cost if biggest <= self.routes.max_states else None
+        biggest = max(b.size for b in [plain.final, *plain.work.values()])
+        return plain.cost if biggest <= self.routes.max_states else None
 
     @cached_property
     def biggest(self) -> int:

@@ -250,7 +250,7 @@ class FoldCount:
 
     @property
     def biggest(self) -> int:
-        """The array elements the count holds at most: the forward passes into every group, kept
+        """About the most array elements the count holds at once: the forward passes into every group, kept
         for the way back, and for the group where it is most, the way back, its way through the
         group and its cards left out, summed per kind and mask (every family of each; every
         prime when the boxes go all primes at once)."""
@@ -288,7 +288,7 @@ class FoldCount:
         if self.model.zero:
             return 0, {}
         if not self.fits:
-            raise TooLarge(f"{self.biggest:,} states")
+            raise TooLarge(f"{self.biggest * 8 / 2**20:,.0f} MiB of arrays")
         primes = primes_for(deal_bound(self.model.slots))
         # Big boxes one prime at a time: the same work on arrays a fourth or fifth the size.
         step = 1 if self.one_by_one else len(primes)
