@@ -418,6 +418,11 @@ class _Plan:
     def final(self) -> _Box:
         return self.after[self.order[-1]] if self.order else self.start
 
+    @property
+    def biggest(self) -> int:
+        """The states of the biggest box the count goes through."""
+        return max(b.size for b in [self.final, *self.work.values()])
+
     @cached_property
     def factors(self) -> list[Terms]:
         """Per group, its terms with each card's factor over the dims of the box."""
@@ -749,14 +754,12 @@ class BookCount:
         plain = self.plain
         if plain is None or plain.impossible:
             return None
-        biggest = max(b.size for b in [plain.final, *plain.work.values()])
-        return plain.cost if biggest <= self.routes.max_states else None
+        return plain.cost if plain.biggest <= self.routes.max_states else None
 
     @cached_property
     def biggest(self) -> int:
         """The states of the biggest box the count goes through."""
-        plan = self.plan
-        return 0 if plan is None else max(b.size for b in [plan.final, *plan.work.values()])
+        return 0 if self.plan is None else self.plan.biggest
 
     @property
     def fits(self) -> bool:
@@ -867,7 +870,7 @@ class _Engine:
         self.column = self.p[:, None]
         # A dot product adds up box-size products of a piece of ``piece`` bits and |b| < p *
         # dot_scale: it stays below 2**63.
-        biggest = max(b.size for b in [plan.final, *plan.work.values()])
+        biggest = plan.biggest
         self.piece = min(16, 32 - biggest.bit_length())
         self.dot_scale = max(1, ((1 << (63 - self.piece)) - 1) // (biggest * max(primes)))
         # Books whose terms cost more to walk than their expanded polynomial costs to apply, on
