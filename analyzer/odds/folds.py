@@ -34,8 +34,9 @@ row per prime; the exact integers come back by the Chinese remainder theorem.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -226,48 +227,48 @@ class FoldCount:
         self.untouched = [p for p in range(len(slots)) if p not in first]
         return steps
 
+    @cached_property
+    def primes(self) -> list[int]:
+        return primes_for(deal_bound(self.model.slots))
+
+    def _families(self) -> Iterator[tuple[_Step, int, int, int]]:
+        """Per group: its step, the families of the way forward into it and of the way back
+        from it, and its cards left out for the odds, one sum per kind and mask."""
+        forward = 1 + bool(self.untouched)
+        back = 1 + len({p for step in self.steps for p in step.born})
+        for step in self.steps:
+            back -= len(step.born)
+            kinds = len(step.group.kinds)
+            yield step, forward, back, len({(i, ms[i]) for _, ms in step.group.terms for i in range(kinds)})
+            forward += len(step.dying)
+
     @property
     def cost(self) -> int:
         """The work of the count (about array element steps, over every prime): per group, its
         card factors through the forward box for each forward family, and through the box of
         the way back for each family there, with the cards left out for the odds and their sums
         against the forward families."""
-        primes = len(primes_for(deal_bound(self.model.slots)))
-        forward = 1 + bool(self.untouched)
-        back = 1 + len({p for step in self.steps for p in step.born})
         work = 0
-        for step in self.steps:
-            back -= len(step.born)
+        for step, forward, back, sums in self._families():
             kinds = len(step.group.kinds)
             cards = sum(len(ms) for _, ms in step.group.terms)
             left_out = len(step.group.terms) * kinds * (kinds - 1) // 2
-            sums = len({(i, ms[i]) for _, ms in step.group.terms for i in range(kinds)})
             ahead = step.total * math.prod(step.forward)
             work += ahead * forward * cards + step.states * back * (cards + left_out)
             work += sums * ahead * (forward + back + len(step.work))
-            forward += len(step.dying)
-        return work * primes
+        return work * len(self.primes)
 
     @property
     def biggest(self) -> int:
-        """About the most array elements the count holds at once: the forward passes into every group, kept
-        for the way back, and for the group where it is most, the way back, its way through the
-        group and its cards left out, summed per kind and mask (every family of each; every
-        prime when the boxes go all primes at once)."""
-        if not self.steps:
-            return 0
-        primes = 1 if self.one_by_one else len(primes_for(deal_bound(self.model.slots)))
-        forward = 1 + bool(self.untouched)
-        back = 1 + len({p for step in self.steps for p in step.born})
+        """About the most array elements the count holds at once: the forward passes into every
+        group, kept for the way back, and for the group where it is most, the way back, its way
+        through the group and its cards left out, summed per kind and mask (every family of
+        each; every prime when the boxes go all primes at once)."""
         kept, most = 0, 0
-        for step in self.steps:
-            back -= len(step.born)
-            kinds = len(step.group.kinds)
-            sums = len({(i, ms[i]) for _, ms in step.group.terms for i in range(kinds)})
+        for step, forward, back, sums in self._families():
             kept += forward * step.total * math.prod(step.forward)
             most = max(most, (sums + 3) * (back + len(step.born)) * step.states)
-            forward += len(step.dying)
-        return (kept + most) * primes
+        return (kept + most) * (1 if self.one_by_one else len(self.primes))
 
     @property
     def one_by_one(self) -> bool:
@@ -289,7 +290,7 @@ class FoldCount:
             return 0, {}
         if not self.fits:
             raise TooLarge(f"{self.biggest * 8 / 2**20:,.0f} MiB of arrays")
-        primes = primes_for(deal_bound(self.model.slots))
+        primes = self.primes
         # Big boxes one prime at a time: the same work on arrays a fourth or fifth the size.
         step = 1 if self.one_by_one else len(primes)
         parts = [_Run(self, primes[r : r + step]).count(odds) for r in range(0, len(primes), step)]
@@ -318,6 +319,7 @@ class _Run:
         self.fold = count
         self.primes = primes
         self.prime = np.array(primes, dtype=np.int64)
+        self.top = int(self.prime.max())  # a bound on reduced values
         top = count.n + 1
         self.fact = np.stack([tables(q, top)[0] for q in primes])
         self.inv = np.stack([tables(q, top)[1] for q in primes])
@@ -365,9 +367,14 @@ class _Run:
                     y[dst] += x[src]
         return y
 
-    @staticmethod
-    def _growth(form: Form, work: list[int]) -> int:
-        return sum(1 for p in work if form[1] >> p & 1) + form[0]
+    def _card(self, x: Array, size: int, form: Form, work: list[int], back: bool, limit: int) -> tuple[Array, int]:
+        """``x`` (its values below ``size`` in absolute value) times a card's factor, or its
+        transpose with ``back``, reduced first (in place: the same residues) when the product
+        could pass ``limit``; the product and the bound on its values."""
+        grow = sum(1 for p in work if form[1] >> p & 1) + form[0]
+        if size * grow > limit:
+            x, size = self._mod(x), self.top
+        return self._factor(x, form, work, back), size * grow
 
     @staticmethod
     def _split(a: Array) -> Pieces:
@@ -410,7 +417,7 @@ class _Run:
             f = self._fit(f, (f.shape[0], len(primes), step.total, *step.forward))
             if odds:
                 kept.append((f, list(families)))
-            f = self._through(f, step, back=False)
+            f = self._through(f, step)
             tracked, total = list(step.work), step.total
             for p in step.dying:
                 d = tracked.index(p)
@@ -445,18 +452,14 @@ class _Run:
             at[card] = free
         return finals[0], at
 
-    def _through(self, a: Array, step: _Step, back: bool) -> Array:
+    def _through(self, a: Array, step: _Step) -> Array:
         """``a`` through a group: the sum over its terms of the product of its card factors."""
         total = np.zeros_like(a)
         limit = _SAFE // max(1, sum(abs(k) for k, _ in step.group.terms))
         for coef, masks in step.group.terms:
-            x, size = a, int(self.prime.max())
-            for m in reversed(masks) if back else masks:
-                grow = self._growth(step.forms[m], step.work)
-                if size * grow > limit:
-                    x, size = self._mod(x.copy() if x is a else x), int(self.prime.max())
-                x = self._factor(x, step.forms[m], step.work, back)
-                size *= grow
+            x, size = a, self.top
+            for m in masks:
+                x, size = self._card(x, size, step.forms[m], step.work, False, limit)
             total += coef * x
         return self._mod(total)
 
@@ -531,28 +534,19 @@ class _Run:
         sums: dict[tuple[int, int], Array] = {}
         total = np.zeros_like(b)
         limit = _SAFE // max(1, sum(abs(k) for k, _ in step.group.terms))
-        top = int(self.prime.max())
         for coef, masks in step.group.terms:
-            y, size = b, top
+            y, size = b, self.top
             for i in reversed(range(len(masks))):
                 if i < kinds:
                     r, rsize = y, size
                     for m in masks[:i]:
-                        grow = self._growth(step.forms[m], step.work)
-                        if rsize * grow > limit:
-                            r, rsize = self._mod(r.copy() if r is b else r), top
-                        r = self._factor(r, step.forms[m], step.work, back=True)
-                        rsize *= grow
+                        r, rsize = self._card(r, rsize, step.forms[m], step.work, True, limit)
                     key = (i, masks[i])
                     if key in sums:
                         sums[key] += coef * r
                     else:
                         sums[key] = coef * r
-                grow = self._growth(step.forms[masks[i]], step.work)
-                if size * grow > limit:
-                    y, size = self._mod(y.copy() if y is b else y), top
-                y = self._factor(y, step.forms[masks[i]], step.work, back=True)
-                size *= grow
+                y, size = self._card(y, size, step.forms[masks[i]], step.work, True, limit)
             total += coef * y
         for s in sums.values():
             self._mod(s)
