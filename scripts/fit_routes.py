@@ -314,7 +314,7 @@ def chosen(v: View, routes: Routes) -> tuple[str, float | None]:
         walked = True
         return v.walk
 
-    pick = routes.choose(v.cost if v.fits else None, walk)
+    pick = routes.choose(lambda: v.cost if v.fits else None, walk)
     routing = v.plan_s + (v.board_s if walked else 0.0)
     if pick is Counter.BOOKS:
         return "books", None if v.books is None else v.books + (v.board_s if walked else 0.0)

@@ -180,11 +180,22 @@ def test_the_router_takes_the_fold_where_it_is_likely_fastest() -> None:
 
     quick = 10  # a book-by-book plan likely under ``folds_worth``: nothing else is planned
     assert routes.likely_books_ns(quick) <= routes.folds_worth
-    assert routes.choose(quick, walk, folds) is Counter.BOOKS and asked == []
+    assert routes.choose(lambda: quick, walk, folds) is Counter.BOOKS and asked == []
     slow = 10**9
-    assert routes.choose(slow, walk, folds) is Counter.FOLDS and asked == ["folds"]
+    assert routes.choose(lambda: slow, walk, folds) is Counter.FOLDS and asked == ["folds"]
     asked.clear()
-    assert routes.choose(slow, walk, lambda: None) is Counter.BOOKS and asked == ["walk"]
+    assert routes.choose(lambda: slow, walk, lambda: None) is Counter.BOOKS and asked == ["walk"]
+
+    # Given the plainest book-by-book plan's cost, a quick fold is taken without the search for
+    # a cheaper book-by-book plan; a slow one is weighed against the plan that search finds.
+    def search() -> int:
+        asked.append("search")
+        return slow
+
+    asked.clear()
+    assert routes.choose(search, walk, folds, plain=slow) is Counter.FOLDS and asked == ["folds"]
+    asked.clear()
+    assert routes.choose(search, walk, lambda: 10**12, plain=slow) is Counter.BOOKS and asked == ["search", "walk"]
 
 
 def test_a_quick_fold_skips_the_search_for_a_cheaper_book_by_book_plan(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -658,7 +658,7 @@ def test_the_route_is_the_counter_likely_the_faster_within_the_budget() -> None:
 
     cheap = 1000  # a plan likely well under ``books_cheap``: the board is not even made
     assert routes.likely_books_ns(cheap) <= routes.books_cheap
-    assert routes.choose(cheap, walk(1)) is Counter.BOOKS and asked == []
+    assert routes.choose(lambda: cheap, walk(1)) is Counter.BOOKS and asked == []
     # Past ``books_cheap``: the one likely the faster.
     cost = 10**8
     by_books = routes.likely_books_ns(cost)
@@ -666,15 +666,15 @@ def test_the_route_is_the_counter_likely_the_faster_within_the_budget() -> None:
     faster = next(e for e in (10**k for k in range(30)) if routes.likely_walk_ns(e) > by_books) // 10
     slower = faster * 1000
     assert routes.likely_walk_ns(faster) < by_books < routes.likely_walk_ns(slower)
-    assert routes.choose(cost, walk(faster)) is Counter.BOARDS
-    assert routes.choose(cost, walk(slower)) is Counter.BOOKS
-    assert routes.choose(None, walk(slower)) is Counter.BOARDS  # the book-by-book count does not fit
+    assert routes.choose(lambda: cost, walk(faster)) is Counter.BOARDS
+    assert routes.choose(lambda: cost, walk(slower)) is Counter.BOOKS
+    assert routes.choose(lambda: None, walk(slower)) is Counter.BOARDS  # the book-by-book count does not fit
     # Neither within the budget.
     tight = Routes(budget_ns=int(min(by_books, routes.likely_walk_ns(faster))) - 1)
-    assert tight.choose(cost, walk(faster)) is None and tight.choose(None, walk(faster)) is None
+    assert tight.choose(lambda: cost, walk(faster)) is None and tight.choose(lambda: None, walk(faster)) is None
     # A forced counter is taken as it is, without asking for the walk's estimate.
     asked.clear()
-    assert Routes(counter=Counter.BOARDS).choose(cost, walk(slower)) is Counter.BOARDS and asked == []
+    assert Routes(counter=Counter.BOARDS).choose(lambda: cost, walk(slower)) is Counter.BOARDS and asked == []
 
 
 def test_a_view_past_the_budget_says_so_without_blaming_the_record() -> None:

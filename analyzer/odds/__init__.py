@@ -113,8 +113,7 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | F
 
     def folds() -> int | None:
         nonlocal folded
-        if folded is None:
-            folded = FoldCount(pos, routes, books.model)
+        folded = FoldCount(pos, routes, books.model)
         return folded.cost if folded.fits else None
 
     def walk() -> int:
@@ -124,18 +123,7 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | F
             estimate = board.estimate(odds)
         return estimate
 
-    if routes.counter is Counter.AUTO:
-        # Searching for a cheaper book-by-book plan takes milliseconds (10-12 ms on the median
-        # must-declare hand of the 8-player probing openings): not made when the fold is likely
-        # under ``books_cheap`` and quicker than the plainest book-by-book plan.
-        plain = books.plain_cost
-        if plain is not None and routes.likely_books_ns(plain) > routes.folds_worth:
-            cost = folds()
-            quick = min(routes.books_cheap, routes.likely_books_ns(plain))
-            if cost is not None and routes.likely_folds_ns(cost) <= quick:
-                assert folded is not None
-                return folded
-    choice = routes.choose(books.cost if books.fits else None, walk, folds)
+    choice = routes.choose(lambda: books.cost if books.fits else None, walk, folds, books.plain_cost)
     if choice is Counter.BOOKS:
         return books
     if choice is Counter.FOLDS:

@@ -7,6 +7,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
 from ..errors import HalfsuitError
 
@@ -103,22 +104,35 @@ class Routes:
         return self.folds_scale * math.pow(max(1, cost), self.folds_power)
 
     def choose(
-        self, books: int | None, walk: Callable[[], int], folds: Callable[[], int | None] | None = None
+        self,
+        books: Callable[[], int | None],
+        walk: Callable[[], int],
+        folds: Callable[[], int | None] | None = None,
+        plain: int | None = None,
     ) -> Counter | None:
         """The counter for a view by the estimates (``AUTO``; a forced counter is returned as it
-        is): ``books`` the book-by-book plan's cost (None when it does not fit ``max_states``),
-        ``folds()`` the cost of the count folding players (None when it does not fit), asked for
-        only when the book-by-book count is not quick (``folds_worth``), and ``walk()`` the board
-        walk's estimate, asked for only when neither is cheap (``books_cheap``). The one likely
-        the fastest, when it is likely within the budget; None when none is."""
+        is, nothing asked for). ``books()``: the book-by-book plan's cost (None when it does not
+        fit ``max_states``); ``folds()``: the cost of the count folding players (None when it
+        does not fit), asked for only when the book-by-book count is not quick
+        (``folds_worth``); ``walk()``: the board walk's estimate, asked for only when neither
+        is cheap (``books_cheap``). ``plain``: the cost of the plainest book-by-book plan, known
+        before ``books()`` searches for a cheaper one (which takes milliseconds): when the fold
+        is likely cheap and quicker than that plan, it is taken without the search. The one
+        likely the fastest, when it is likely within the budget; None when none is."""
         if self.counter is not Counter.AUTO:
             return self.counter
+        fold = cache(folds) if folds is not None else (lambda: None)
+        if plain is not None and self.likely_books_ns(plain) > self.folds_worth:
+            cost = fold()
+            if cost is not None and self.likely_folds_ns(cost) <= min(self.books_cheap, self.likely_books_ns(plain)):
+                return Counter.FOLDS  # (without searching for a cheaper book-by-book plan)
         likely: dict[Counter, float] = {}
-        if books is not None:
-            likely[Counter.BOOKS] = self.likely_books_ns(books)
+        searched = books()
+        if searched is not None:
+            likely[Counter.BOOKS] = self.likely_books_ns(searched)
             if likely[Counter.BOOKS] <= self.folds_worth:
                 return Counter.BOOKS  # (without planning the others)
-        cost = None if folds is None else folds()
+        cost = fold()
         if cost is not None:
             likely[Counter.FOLDS] = self.likely_folds_ns(cost)
         if not likely or min(likely.values()) > self.books_cheap:
