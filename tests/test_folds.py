@@ -101,6 +101,7 @@ def test_small_opening_matches_listing_every_deal() -> None:
     odds = card_odds(pos, FOLDS)
     assert odds.deals == total
     assert odds.cards == odds_from_counts(pos, total, at)
+    assert count_deals(pos, FOLDS) == total  # (without the odds: no families)
 
 
 def test_greedy_order_counts_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -153,6 +154,20 @@ def test_sums_in_pieces_never_overflow() -> None:
         for k, p in enumerate(PRIMES[:2]):
             want = sum(int(x) * int(y) for x, y in zip(a[0, k].tolist(), b[k].tolist(), strict=True)) % p
             assert got[0, k] == got[1, k] == want
+
+
+def test_a_count_without_the_odds_is_planned_and_bounded_as_one() -> None:
+    """The jokers game's public view after its third round: with the odds the fold is past its
+    memory bound (the book-by-book count takes them); the count alone carries no family of a
+    card forced on a player, costs a tenth as much and is folded."""
+    pos = knowledge.position(_probing(8, DeckKind.JOKERS), 22, PUBLIC)
+    with_odds, alone = FoldCount(pos), FoldCount(pos, odds=False)
+    assert not with_odds.fits and alone.fits
+    assert alone.cost * 10 < with_odds.cost and alone.biggest * 10 < with_odds.biggest
+    assert route(pos) is Counter.BOOKS and route(pos, odds=False) is Counter.FOLDS
+    assert count_deals(pos) == alone.run(False)[0] == count_deals(pos, BOOKS)
+    with pytest.raises(ValueError, match="without the odds"):
+        alone.run(True)
 
 
 def test_too_big_for_its_memory_bound_is_refused_not_wrong() -> None:

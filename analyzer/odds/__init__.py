@@ -104,16 +104,16 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | F
 
     if routes.counter is Counter.BOARDS:
         return Board(pos)
-    books = BookCount(pos, routes)
+    books = BookCount(pos, routes, odds)
     if routes.counter is Counter.FOLDS:
-        return FoldCount(pos, routes, books.model)
+        return FoldCount(pos, routes, books.model, odds)
     board: Board | None = None
     estimate: int | None = None
     folded: FoldCount | None = None
 
     def folds() -> int | None:
         nonlocal folded
-        folded = FoldCount(pos, routes, books.model)
+        folded = FoldCount(pos, routes, books.model, odds)
         return folded.cost if folded.fits else None
 
     def walk() -> int:

@@ -377,6 +377,7 @@ class _Plan:
         self.order: list[int] = []
         self.bounds: dict[int, tuple[list[int], list[int], list[int]]] = {}  # low, high, low after
         self.cost = 0
+        self.count_cost = 0  # the cost without the odds: the way forward only
 
         extra = [0 if x else 1 for x in is_direct]
 
@@ -397,7 +398,9 @@ class _Plan:
             self.bounds[best] = (floor, top, low(so_far, given))
             group = model.groups[best]
             dots = sum((m & mentioned).bit_count() for m in group.kind_masks)
-            self.cost += _Box.size_of(floor, top) * (2 * ops[best] + 2 * dots + len(group.terms))
+            box = _Box.size_of(floor, top)
+            self.cost += box * (2 * ops[best] + 2 * dots + len(group.terms))
+            self.count_cost += box * (ops[best] + len(group.terms))
             if self.cost > bound:
                 return
         self.impossible = self.impossible or any(
@@ -727,9 +730,10 @@ class BookCount:
     """Counts deals (and deals with each card at each player) book by book, modulo primes, then
     exactly."""
 
-    def __init__(self, pos: Position, routes: Routes = DEFAULT) -> None:
+    def __init__(self, pos: Position, routes: Routes = DEFAULT, odds: bool = True) -> None:
         self.model = _Model(pos)
         self.routes = routes
+        self.odds = odds  # whether the costs are of a count with the odds
 
     @cached_property
     def plain(self) -> _Plan | None:
@@ -754,7 +758,9 @@ class BookCount:
         plain = self.plain
         if plain is None or plain.impossible:
             return None
-        return plain.cost if plain.biggest <= self.routes.max_states else None
+        if plain.biggest > self.routes.max_states:
+            return None
+        return plain.cost if self.odds else plain.count_cost
 
     @cached_property
     def biggest(self) -> int:
@@ -768,8 +774,11 @@ class BookCount:
 
     @property
     def cost(self) -> int:
-        """The plan's estimated cost (about array element steps)."""
-        return 0 if self.plan is None else self.plan.cost
+        """The plan's estimated cost (about array element steps), with the odds or not
+        (``odds``)."""
+        if self.plan is None:
+            return 0
+        return self.plan.cost if self.odds else self.plan.count_cost
 
     def run(self, odds: bool) -> tuple[int, dict[Card, dict[str, int]]]:
         """The fitting deals and, with ``odds``, the deals with each card at each player;

@@ -104,9 +104,10 @@ class FoldCount:
     """Counts deals (and deals with each card at each player) book by book, folding players into
     the total, modulo primes, then exactly."""
 
-    def __init__(self, pos: Position, routes: Routes = DEFAULT, model: _Model | None = None) -> None:
+    def __init__(self, pos: Position, routes: Routes = DEFAULT, model: _Model | None = None, odds: bool = True) -> None:
         self.model = model = _Model(pos) if model is None else model
         self.routes = routes
+        self.odds = odds  # whether the cost and the memory bound are of a count with the odds
         self.n = len(pos.allowed)
         players = len(model.players)
         self.forms = [_forms(g, model.everyone) for g in model.groups]
@@ -245,9 +246,12 @@ class FoldCount:
     @property
     def cost(self) -> int:
         """The work of the count (about array element steps, over every prime): per group, its
-        card factors through the forward box for each forward family, and through the box of
-        the way back for each family there, with the cards left out for the odds and their sums
-        against the forward families."""
+        card factors through the forward box for each forward family, and with the odds, through
+        the box of the way back for each family there, with the cards left out for the odds and
+        their sums against the forward families."""
+        if not self.odds:
+            through = sum(s.total * math.prod(s.forward) * sum(len(ms) for _, ms in s.group.terms) for s in self.steps)
+            return through * len(self.primes)
         work = 0
         for step, forward, back, sums in self._families():
             kinds = len(step.group.kinds)
@@ -263,7 +267,12 @@ class FoldCount:
         """About the most array elements the count holds at once: the forward passes into every
         group, kept for the way back, and for the group where it is most, the way back, its way
         through the group and its cards left out, summed per kind and mask (every family of
-        each; every prime when the boxes go all primes at once)."""
+        each; every prime when the boxes go all primes at once). Without the odds: the forward
+        box where it is biggest, about four times (the way in, a card's product, its factor, the
+        sum over the terms)."""
+        if not self.odds:
+            ahead = max((step.total * math.prod(step.forward) for step in self.steps), default=0)
+            return 4 * ahead * (1 if self.one_by_one else len(self.primes))
         kept, most = 0, 0
         for step, forward, back, sums in self._families():
             kept += forward * step.total * math.prod(step.forward)
@@ -286,6 +295,8 @@ class FoldCount:
     def run(self, odds: bool) -> tuple[int, dict[Card, dict[str, int]]]:
         """The fitting deals and, with ``odds``, the deals with each card at each player;
         ``TooLarge`` past the memory bound."""
+        if odds and not self.odds:
+            raise ValueError("a count planned without the odds cannot give them")
         if self.model.zero:
             return 0, {}
         if not self.fits:
@@ -403,12 +414,13 @@ class _Run:
         c = self.fold
         model, steps, primes = c.model, c.steps, self.primes
         n = c.n
-        # Forward: from one state (total 0) through the groups; a family per folded player (and
-        # one for all the players no group concerns) with a card forced on it.
+        # Forward: from one state (total 0) through the groups; with the odds, a family per
+        # folded player (and one for all the players no group concerns) with a card forced on it.
         families: list[int] = [-1]
-        f = np.zeros((1 + bool(c.untouched), len(primes), max(2, steps[0].total if steps else c.end_total)), np.int64)
+        untouched = odds and bool(c.untouched)
+        f = np.zeros((1 + untouched, len(primes), max(2, steps[0].total if steps else c.end_total)), np.int64)
         f[0, :, 0] = 1
-        if c.untouched:
+        if untouched:
             f[1, :, 1] = 1  # (times the player's slots when read)
             families.append(_UNTOUCHED)
         kept: list[tuple[Array, list[int]]] = []
@@ -423,8 +435,9 @@ class _Run:
                 d = tracked.index(p)
                 size = f.shape[3 + d]
                 total = min(n + 1, total + size)
-                f = self._fold(f, 3 + d, p, total)
-                families.append(p)
+                f = self._fold(f, 3 + d, p, total, odds)
+                if odds:
+                    families.append(p)
                 tracked.remove(p)
         f = self._fit(f, (f.shape[0], len(primes), c.end_total))
         end = np.zeros((len(primes), c.end_total), np.int64)
@@ -463,24 +476,28 @@ class _Run:
             total += coef * x
         return self._mod(total)
 
-    def _fold(self, a: Array, ax: int, p: int, size: int) -> Array:
+    def _fold(self, a: Array, ax: int, p: int, size: int, family: bool) -> Array:
         """Player p's count (axis ``ax``) folded into the total, weighted by ``1 / (slots - r)!``;
-        with a new family from the base family with a card forced on p (its count one higher)."""
+        with ``family``, a new family from the base family with a card forced on p (its count one
+        higher)."""
         counts = a.shape[ax]
         w = self._weights(p, counts + 1)
         shape = list(a.shape)
         del shape[ax]
-        shape[0] += 1
+        shape[0] += family
         shape[2] = size
         out = np.zeros(shape, dtype=np.int64)
         families, before = a.shape[0], a.shape[2]
         for r in range(counts):
             part = np.take(a, r, axis=ax)
-            for shift, rows, k in ((r, slice(0, families), r), (r + 1, slice(families, families + 1), r + 1)):
+            # Every family at p's count r; with ``family``, the base at r + 1 (p's card forced).
+            moves = [(r, slice(0, families), part)]
+            if family:
+                moves.append((r + 1, slice(families, families + 1), part[:1]))
+            for shift, rows, src in moves:
                 top = min(size, shift + before)
                 if top > shift:
-                    src = part[: families if k == r else 1, :, : top - shift]
-                    out[rows, :, shift:top] += self._scaled(src.copy(), w[:, k])
+                    out[rows, :, shift:top] += self._scaled(src[:, :, : top - shift].copy(), w[:, shift])
         return self._mod(out)
 
     def _unfold(self, b: Array, ax: int, p: int, counts: int, size: int) -> Array:
