@@ -381,7 +381,10 @@ class _Run:
     def _card(self, x: Array, size: int, form: Form, work: list[int], back: bool, limit: int) -> tuple[Array, int]:
         """``x`` (its values below ``size`` in absolute value) times a card's factor, or its
         transpose with ``back``, reduced first (in place: the same residues) when the product
-        could pass ``limit``; the product and the bound on its values."""
+        could pass ``limit``; the product and the bound on its values. A card every player may
+        hold (``X``, the complement form singling out no one) leaves ``x`` as it is."""
+        if form == (True, 0):
+            return x, size
         grow = sum(1 for p in work if form[1] >> p & 1) + form[0]
         if size * grow > limit:
             x, size = self._mod(x), self.top
