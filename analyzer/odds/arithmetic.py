@@ -62,6 +62,11 @@ def tables(prime: int, top: int) -> tuple[Array, Array, Array]:
     return (np.array(fact, dtype=np.int64), np.array(inv, dtype=np.int64), np.array(reciprocal, dtype=np.int64))
 
 
+def inverses(n: int, primes: Sequence[int] | Array) -> Array:
+    """1/n modulo each prime (``n`` not a multiple of any)."""
+    return np.array([pow(n, -1, int(q)) for q in primes], dtype=np.int64)
+
+
 def crt(residues: Array | Sequence[int], primes: Sequence[int]) -> int:
     """The integer in [0, product of primes) with these residues."""
     values = residues.tolist() if isinstance(residues, np.ndarray) else list(residues)

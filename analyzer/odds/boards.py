@@ -42,7 +42,7 @@ import numpy as np
 
 from ..cards import Card
 from ..knowledge import Position
-from .arithmetic import SMALL_PRIMES, Array, crt, deal_bound, primes_for, tables
+from .arithmetic import SMALL_PRIMES, Array, crt, deal_bound, inverses, primes_for, tables
 
 _SUMS = 120  # products of two residues below 2**28 that add up below 2**63
 # Nanoseconds of the walk on this project's machine, as fitted before its steps went array-wise
@@ -994,7 +994,7 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
             fuller = after if g is None else {(*u[:g], u[g] + 1, *u[g + 1 :]): b for u, b in after.items()}
             summed = walk._meet(step, taken, fuller, board.slots[q], reaches[q])[:, 0]
             size = len(classes[i].cards)
-            ways[(i, q)] = summed * np.array([pow(size, -1, int(x)) for x in primes], dtype=np.int64) % p[:, 0, 0]
+            ways[(i, q)] = summed * inverses(size, primes) % p[:, 0, 0]
 
     def rows(a: Array, at: int, count: int) -> Array:
         """``a`` with ``count`` copies of its first row (the position's) put in at ``at``."""
@@ -1088,7 +1088,7 @@ def by_players(board: Board, primes: Sequence[int]) -> tuple[Array, dict[tuple[i
         shares[key] = ways.get(key, np.zeros(k, dtype=np.int64))
     if board.free:
         primes_ = p[:, 0, 0]
-        inv_free = np.array([pow(len(board.free), -1, int(x)) for x in primes_], dtype=np.int64)
+        inv_free = inverses(len(board.free), primes_)
         for who in players:
             rest = total * board.slots[who] % primes_
             for i, cls in enumerate(classes):

@@ -56,7 +56,7 @@ import numpy.typing as npt
 from ..cards import Card
 from ..knowledge import Position
 from .arithmetic import crt as _crt
-from .arithmetic import deal_bound, primes_for
+from .arithmetic import deal_bound, inverses, primes_for
 from .arithmetic import tables as _tables
 from .routes import DEFAULT, Routes, TooLarge
 
@@ -1330,7 +1330,7 @@ class _Engine:
         weight %= column
         if not free:
             return weight, {}
-        inv_free = np.array([pow(free, -1, q) for q in self.primes], dtype=np.int64)[:, None]
+        inv_free = inverses(free, self.primes)[:, None]
         per_player: dict[int, tuple[Array, Array]] = {}
         share: Array | None = None
         for t, p in enumerate(plan.tracked):
