@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
     from analyzer.cards import Card
     from analyzer.record import Comment, Event, Record
+    from analyzer.replay import Game
 
 COMMANDS = ("undo", "who-has", "claims", "status", "help", "quit")
 HELP = """Enter one event a line, as in a record (the number and a '# comment' are optional):
@@ -71,34 +72,37 @@ class Scoring:
     def enter(self, line: str) -> Event | Comment | None:
         """Read, check and keep one line; raises (keeping nothing) when it cannot be read, breaks
         a rule or leaves no deal that fits. None for a blank line."""
-        from analyzer import record as fish
         from analyzer.analysis import check_fits
         from analyzer.record import read_event
-        from analyzer.replay import replay
 
         item = read_event(self.record, line)
         if item is None:
             return None
-        candidate = fish.loads(fish.dumps(replace(self.record, body=[*self.record.body, item])), str(self.path))
-        game = replay(candidate)
+        candidate, game = self._with_body([*self.record.body, item])
         check_fits(game)
-        self.save(candidate)  # first: an entry the file does not hold is not kept
-        self.record, self.game = candidate, game
+        self._keep(candidate, game)
         return candidate.body[-1]
 
     def undo(self) -> Event | Comment | None:
         """Take the last line entered back (an event or a comment); None when there is none."""
-        from analyzer import record as fish
-        from analyzer.replay import replay
-
         if not self.record.body:
             return None
         last = self.record.body[-1]
-        record = fish.loads(fish.dumps(replace(self.record, body=self.record.body[:-1])), str(self.path))
-        game = replay(record)
-        self.save(record)
-        self.record, self.game = record, game
+        self._keep(*self._with_body(self.record.body[:-1]))
         return last
+
+    def _with_body(self, body: list[Event | Comment]) -> tuple[Record, Game]:
+        """The record with this body as the file will read back (in canonical form), replayed:
+        a rule broken raises here."""
+        from analyzer import record as fish
+        from analyzer.replay import replay
+
+        record = fish.loads(fish.dumps(replace(self.record, body=body)), str(self.path))
+        return record, replay(record)
+
+    def _keep(self, record: Record, game: Game) -> None:
+        self.save(record)  # first: an entry the file does not hold is not kept
+        self.record, self.game = record, game
 
     @property
     def number(self) -> int:
