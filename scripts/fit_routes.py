@@ -179,7 +179,7 @@ def estimates(pos: Position, odds: bool) -> dict[str, Any]:
     from analyzer.odds.books import BookCount
 
     start = time.thread_time()
-    books = BookCount(pos, DEFAULT)
+    books = BookCount(pos, DEFAULT, odds)  # (without the odds, the cost of the way forward)
     cost, fits, biggest = books.cost, books.fits, books.biggest
     plan_s = time.thread_time() - start
     start = time.thread_time()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import tracemalloc
 from typing import Any
 
 import numpy as np
@@ -157,15 +158,28 @@ def test_sums_in_pieces_never_overflow() -> None:
 
 
 def test_a_count_without_the_odds_is_planned_and_bounded_as_one() -> None:
-    """The jokers game's public view after its third round: with the odds the fold is past its
+    """The jokers game's public view in its third round: with the odds the fold is past its
     memory bound (the book-by-book count takes them); the count alone carries no family of a
-    card forced on a player, costs a tenth as much and is folded."""
+    card forced on a player, costs a tenth as much and is folded. Book by book, the count alone
+    is costed by its way forward too."""
+    from analyzer.odds.books import BookCount
+
     pos = knowledge.position(_probing(8, DeckKind.JOKERS), 22, PUBLIC)
     with_odds, alone = FoldCount(pos), FoldCount(pos, odds=False)
     assert not with_odds.fits and alone.fits
     assert alone.cost * 10 < with_odds.cost and alone.biggest * 10 < with_odds.biggest
+    books, books_alone = BookCount(pos), BookCount(pos, odds=False)
+    assert books_alone.cost * 2 < books.cost and books_alone.plain_cost
+    assert books.plain_cost and books_alone.plain_cost * 2 < books.plain_cost
     assert route(pos) is Counter.BOOKS and route(pos, odds=False) is Counter.FOLDS
-    assert count_deals(pos) == alone.run(False)[0] == count_deals(pos, BOOKS)
+    assert count_deals(pos) == count_deals(pos, BOOKS)
+    tracemalloc.start()
+    try:
+        alone.run(False)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < alone.biggest * 8 * 1.25 + (1 << 20)  # (array elements of 8 bytes; numpy's own)
     with pytest.raises(ValueError, match="without the odds"):
         alone.run(True)
 

@@ -294,7 +294,8 @@ class FoldCount:
 
     def run(self, odds: bool) -> tuple[int, dict[Card, dict[str, int]]]:
         """The fitting deals and, with ``odds``, the deals with each card at each player;
-        ``TooLarge`` past the memory bound."""
+        ``TooLarge`` past the memory bound, ``ValueError`` for the odds of a count planned
+        without them."""
         if odds and not self.odds:
             raise ValueError("a count planned without the odds cannot give them")
         if self.model.zero:
