@@ -25,7 +25,9 @@ generating function as ``books`` (a factor per card, the deals the coefficient o
   whose count is already folded, or not started, the forward pass carries a *family* per folded
   player with its card forced at the fold (its count one higher: the same fold, moved by one),
   and the backward pass one per player not started, made where it starts (the states where its
-  count is one, read as zero).
+  count is one, read as zero). One player started late is given no such family: before it
+  starts, every other player's deals with a card are counted, and the card is with someone in
+  every deal, so its deals are the deals less theirs (``by_difference``).
 
 All arithmetic is modulo primes below 2**31 (``arithmetic``) in numpy arrays of int64, with a
 row per prime; the exact integers come back by the Chinese remainder theorem.
@@ -232,13 +234,33 @@ class FoldCount:
     def primes(self) -> list[int]:
         return primes_for(deal_bound(self.model.slots))
 
+    @cached_property
+    def by_difference(self) -> int | None:
+        """The player started after the first group whose family on the way back would cost the
+        most, or None: it is not made, as before the player starts every other player's deals
+        with a card are counted, and a card is with someone in every deal, so the player's are
+        the deals less the others'."""
+        saved: dict[int, int] = {}
+        work = 0  # the way back through the groups so far, one family
+        for step in self.steps:
+            for p in step.born:
+                if step is not self.steps[0]:
+                    saved[p] = work
+            kinds = len(step.group.kinds)
+            cards = sum(len(ms) for _, ms in step.group.terms)
+            left_out = len(step.group.terms) * kinds * (kinds - 1) // 2
+            sums = len({(i, ms[i]) for _, ms in step.group.terms for i in range(kinds)})
+            work += step.states * (cards + left_out) + sums * step.total * math.prod(step.forward)
+        return max(saved, key=saved.__getitem__, default=None)
+
     def _families(self) -> Iterator[tuple[_Step, int, int, int]]:
         """Per group: its step, the families of the way forward into it and of the way back
-        from it, and its cards left out for the odds, one sum per kind and mask."""
+        from it (``by_difference`` has none), and its cards left out for the odds, one sum per
+        kind and mask."""
         forward = 1 + bool(self.untouched)
-        back = 1 + len({p for step in self.steps for p in step.born})
+        back = 1 + len({p for step in self.steps for p in step.born} - {self.by_difference})
         for step in self.steps:
-            back -= len(step.born)
+            back -= len([p for p in step.born if p != self.by_difference])
             kinds = len(step.group.kinds)
             yield step, forward, back, len({(i, ms[i]) for _, ms in step.group.terms for i in range(kinds)})
             forward += len(step.dying)
@@ -450,10 +472,11 @@ class _Run:
         scale = np.ones(len(primes), np.int64)
         for p in c.untouched:
             scale = scale * self.inv[:, self.slots[p]] % self.prime
-        finals = self._dot(self._split(f), end, "kp", "p", "kp") * scale % self.prime  # (f: family, prime, total)
+        unscaled = self._dot(self._split(f), end, "kp", "p", "kp")  # (f: family, prime, total)
+        finals = unscaled * scale % self.prime
         if not odds:
             return finals[0], {}
-        ways = self._backward(end, kept)
+        ways = self._backward(end, kept, unscaled[0])
         at: dict[Card, dict[str, Array]] = {}
         for (j, i), per in ways.items():
             residues = {model.players[p]: v * scale % self.prime for p, v in per.items()}
@@ -518,9 +541,11 @@ class _Run:
                 out[dst] = self._scaled(b[:, :, r : r + top].copy(), w[:, r])
         return out
 
-    def _backward(self, end: Array, kept: list[tuple[Array, list[int]]]) -> dict[tuple[int, int], dict[int, Array]]:
+    def _backward(
+        self, end: Array, kept: list[tuple[Array, list[int]]], deals: Array
+    ) -> dict[tuple[int, int], dict[int, Array]]:
         """The way back from the end, and per group, kind and player the deals with a card of the
-        kind at the player (per prime, before the untouched players' weights)."""
+        kind at the player (per prime, before the untouched players' weights, as ``deals``)."""
         c = self.fold
         n, steps, primes = c.n, c.steps, self.primes
         b = end.reshape(1, len(primes), -1).copy()
@@ -541,12 +566,27 @@ class _Run:
             b = self._fit(b, (b.shape[0], len(primes), step.total, *step.ranges))
             b, sums = self._back_through(b, step)
             self._odds(j, kept.pop(), sums, families, ways)  # (each forward pass let go once used)
+            self._by_difference(j, deals, ways)
             for p in reversed(step.born):
                 ax = 3 + step.work.index(p)
+                if p == c.by_difference:
+                    b = np.take(b, 0, axis=ax)
+                    continue
                 one = np.take(b[:1], 1, axis=ax)
                 b = np.concatenate([np.take(b, 0, axis=ax), one])
                 families.append(p)
         return ways
+
+    def _by_difference(self, j: int, deals: Array, ways: dict[tuple[int, int], dict[int, Array]]) -> None:
+        """In group j, before ``by_difference`` starts: its deals with each kind's card (one it
+        may hold) are the deals less every other player's."""
+        c = self.fold
+        u, step = c.by_difference, c.steps[j]
+        if u is None or u in step.work or any(u in s.dying for s in c.steps[:j]):
+            return
+        for (g, i), per in ways.items():
+            if g == j and any(ms[i] >> u & 1 for _, ms in step.group.terms):
+                per[u] = (deals - sum(v for p, v in per.items() if p != u)) % self.prime
 
     def _back_through(self, b: Array, step: _Step) -> tuple[Array, dict[tuple[int, int], Array]]:
         """The way back through a group, and per kind (its first card i) and mask of that card
@@ -617,6 +657,8 @@ class _Run:
                     v = by_forward[families.index(p)]
                 elif p in back_families:
                     v = by_back[back_families.index(p)]
+                elif p == self.fold.by_difference:
+                    continue  # (``_by_difference``)
                 else:  # a player no group concerns
                     v = by_forward[families.index(_UNTOUCHED)] * self.slots[p] % self.prime
                 per[p] = (per.get(p, 0) + v) % self.prime
