@@ -630,10 +630,10 @@ class _Run:
         box: list[int | slice] = [slice(0, step.total), *(slice(0, x) for x in step.forward)]
         flat = self._split(f.reshape(f.shape[0], primes, -1))
         base = flat[0], [part[0] for part in flat[1]]
-        active = [p for p in step.work if any(m >> p & 1 for _, m in sums)]
         for (i, mask), whole in sums.items():
-            # The way back, over the forward box: as it is, and moved by one in each tracked
-            # player's count (zero past its box), all against the base family at once.
+            # The way back, over the forward box: as it is, and moved by one in the count of each
+            # tracked player the card may go to (zero past its box), all against the base family.
+            active = [p for p in step.work if mask >> p & 1]
             rows = np.zeros((len(back_families) + len(active), primes, *f.shape[2:]), dtype=np.int64)
             rows[: len(back_families)] = whole[tuple([slice(None), slice(None), *box])]
             for k, p in enumerate(active):
