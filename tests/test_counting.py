@@ -292,3 +292,19 @@ def test_little_memory_walks_again_from_checkpoints() -> None:
         again = engine._ahead(start, box, factors, None)
         got = [again(i) for i in range(len(factors), -1, -1)]
     assert all(np.array_equal(a, b) for a, b in zip(got, wanted, strict=True))
+
+
+@pytest.mark.parametrize(("shape", "axis"), [((3, 50_000), 0), ((2, 3, 40, 40), 1), ((3, 10), 0), ((1, 3, 7), 1)])
+def test_residues_one_prime_at_a_time_equal_numpys_remainder(shape: tuple[int, ...], axis: int) -> None:
+    """Big arrays are reduced prime by prime (``x - (x // p) * p``), small ones by
+    ``np.remainder``: the same residues of negative and positive values up to 2**62, into a new
+    array, into the array itself, or into another."""
+    from analyzer.odds.arithmetic import PRIMES, residues
+
+    primes = list(PRIMES[: shape[axis]])
+    a = np.random.default_rng(7).integers(-(1 << 62), 1 << 62, size=shape, dtype=np.int64)
+    want = np.remainder(a, np.array(primes).reshape([len(primes) if i == axis else 1 for i in range(len(shape))]))
+    assert np.array_equal(residues(a, primes, axis), want)
+    other = np.zeros_like(a)
+    assert residues(a, primes, axis, out=other) is other and np.array_equal(other, want)
+    assert residues(a, primes, axis, out=a) is a and np.array_equal(a, want)

@@ -56,7 +56,7 @@ import numpy.typing as npt
 from ..cards import Card
 from ..knowledge import Position
 from .arithmetic import crt as _crt
-from .arithmetic import deal_bound, inverses, primes_for
+from .arithmetic import deal_bound, inverses, primes_for, residues
 from .arithmetic import tables as _tables
 from .routes import DEFAULT, Routes, TooLarge
 
@@ -1034,7 +1034,7 @@ class _Engine:
     # -- arrays
 
     def _reduce(self, a: Array) -> Array:
-        return np.remainder(a, self.column[: len(a)])
+        return residues(a, self.primes[: len(a)], 0)
 
     @staticmethod
     def _view(a: Array, box: _Box, t: int) -> Array:
@@ -1172,7 +1172,7 @@ class _Engine:
             _add_scaled(out, self._reduce(a) if scale > room else a, coef)
             del a  # (else it stays alive while the next part is made)
         assert out is not None, "a group has terms"
-        return np.remainder(out, self.column[: len(out)], out=out)
+        return residues(out, self.primes[: len(out)], 0, out=out)
 
     def _apply(self, a: Array, box: _Box, poly: Poly, back: bool) -> Array:
         """Multiply a reduced ``a`` by a polynomial (forward), or apply its adjoint (backward):

@@ -45,7 +45,7 @@ import numpy.typing as npt
 
 from ..cards import Card
 from ..knowledge import Position
-from .arithmetic import crt, deal_bound, primes_for, tables
+from .arithmetic import crt, deal_bound, primes_for, residues, tables
 from .books import _Group, _Model
 from .routes import DEFAULT, Routes, TooLarge
 
@@ -360,8 +360,7 @@ class _Run:
         self.slots = count.model.slots
 
     def _mod(self, a: Array) -> Array:
-        np.remainder(a, self.prime.reshape((1, -1) + (1,) * (a.ndim - 2)), out=a)
-        return a
+        return residues(a, self.primes, 1, out=a)
 
     def _weights(self, p: int, size: int) -> Array:
         """``1 / (slots - r)!`` for a player's count r in 0..size-1, per prime (0 past its slots)."""
