@@ -387,17 +387,27 @@ class _Run:
         """``x`` times a card's factor (its transpose with ``back``): each player it singles out
         moves the count by one (subtracted in the complement form, whose ``X`` leaves it)."""
         complement, who = form
-        y = x.copy() if complement else np.zeros_like(x)
+        moves = []
         for d, p in enumerate(work):
             if who >> p & 1:
-                ax = 3 + d
-                lo = (slice(None),) * ax + (slice(0, -1),)
-                hi = (slice(None),) * ax + (slice(1, None),)
-                dst, src = (lo, hi) if back else (hi, lo)
-                if complement:
-                    y[dst] -= x[src]
-                else:
-                    y[dst] += x[src]
+                lo = (slice(None),) * (3 + d) + (slice(0, -1),)
+                hi = (slice(None),) * (3 + d) + (slice(1, None),)
+                moves.append((lo, hi) if back else (hi, lo))
+        if not complement:
+            y = np.zeros_like(x)
+            for dst, src in moves:
+                y[dst] += x[src]
+            return y
+        if not moves:
+            return x.copy()
+        # x less x moved, the first move written at once (and the edge it leaves copied).
+        (dst, src), *rest = moves
+        y = np.empty_like(x)
+        np.subtract(x[dst], x[src], out=y[dst])
+        edge = (*dst[:-1], slice(-1, None) if back else slice(0, 1))
+        y[edge] = x[edge]
+        for dst, src in rest:
+            y[dst] -= x[src]
         return y
 
     def _card(self, x: Array, size: int, form: Form, work: list[int], back: bool, limit: int) -> tuple[Array, int]:
