@@ -294,17 +294,32 @@ def test_little_memory_walks_again_from_checkpoints() -> None:
     assert all(np.array_equal(a, b) for a, b in zip(got, wanted, strict=True))
 
 
-@pytest.mark.parametrize(("shape", "axis"), [((3, 50_000), 0), ((2, 3, 40, 40), 1), ((3, 10), 0), ((1, 3, 7), 1)])
+@pytest.mark.parametrize(
+    ("shape", "axis"),
+    [((3, 50_000), 0), ((2, 3, 40, 40), 1), ((2, 4, 3, 1024), 2), ((3, 4096), 0), ((3, 4095), 0), ((3, 10), -2)],
+)
 def test_residues_one_prime_at_a_time_equal_numpys_remainder(shape: tuple[int, ...], axis: int) -> None:
-    """Big arrays are reduced prime by prime (``x - (x // p) * p``), small ones by
-    ``np.remainder``: the same residues of negative and positive values up to 2**62, into a new
-    array, into the array itself, or into another."""
+    """From 4,096 elements per prime, arrays are reduced prime by prime (``x - (x // p) * p``);
+    below, by ``np.remainder``. Against Python's own ``%``: the same residues of negative and
+    positive values up to 2**62, into a new array, into another, into the array itself and into
+    a view of it."""
     from analyzer.odds.arithmetic import PRIMES, residues
 
     primes = list(PRIMES[: shape[axis]])
     a = np.random.default_rng(7).integers(-(1 << 62), 1 << 62, size=shape, dtype=np.int64)
-    want = np.remainder(a, np.array(primes).reshape([len(primes) if i == axis else 1 for i in range(len(shape))]))
+    moved = np.moveaxis(a, axis, 0)
+    want = np.moveaxis(
+        np.array([[int(x) % q for x in row.ravel().tolist()] for row, q in zip(moved, primes, strict=True)]).reshape(
+            moved.shape
+        ),
+        0,
+        axis,
+    )
     assert np.array_equal(residues(a, primes, axis), want)
     other = np.zeros_like(a)
     assert residues(a, primes, axis, out=other) is other and np.array_equal(other, want)
+    view = a.copy()
+    assert np.array_equal(residues(view, primes, axis, out=view.view()), want)
     assert residues(a, primes, axis, out=a) is a and np.array_equal(a, want)
+    with pytest.raises(ValueError, match="primes"):
+        residues(a, primes[:-1], axis)
