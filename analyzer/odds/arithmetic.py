@@ -62,6 +62,12 @@ def tables(prime: int, top: int) -> tuple[Array, Array, Array]:
     return (np.array(fact, dtype=np.int64), np.array(inv, dtype=np.int64), np.array(reciprocal, dtype=np.int64))
 
 
+def stacked_tables(primes: Sequence[int], top: int) -> tuple[Array, Array, Array]:
+    """``tables`` for each prime, a row per prime."""
+    each = [tables(int(q), top) for q in primes]
+    return (np.stack([t[0] for t in each]), np.stack([t[1] for t in each]), np.stack([t[2] for t in each]))
+
+
 _ONE_PRIME_AT_A_TIME = 1 << 12  # from this many elements per prime, reduced one prime at a time
 
 

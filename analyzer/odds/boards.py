@@ -42,7 +42,7 @@ import numpy as np
 
 from ..cards import Card
 from ..knowledge import Position
-from .arithmetic import SMALL_PRIMES, Array, crt, deal_bound, inverses, primes_for, tables
+from .arithmetic import SMALL_PRIMES, Array, crt, deal_bound, inverses, primes_for, stacked_tables
 
 _SUMS = 120  # products of two residues below 2**28 that add up below 2**63
 # Nanoseconds of the walk on this project's machine, as fitted before its steps went array-wise
@@ -100,7 +100,7 @@ class Board:
                 self.zero = True
             elif r.player in index:
                 q = index[r.player]
-                if all(c in mask and mask[c] >> q & 1 for c in cards) and len(cards) <= self.slots[q]:
+                if all(c in mask and mask[c] >> q & 1 for c in cards):
                     reqs.append((False, q, cards))
             # else the player cannot have been dealt them all: the requirement always holds
         self.reqs = reqs
@@ -371,9 +371,7 @@ class _Walk:
                 if not at and q != keep_q:
                     self.off[b, j] = True
         top = board.n + 2
-        tabs = [tables(prime, top) for prime in primes]
-        self.fact = np.stack([t[0] for t in tabs])
-        self.inv = np.stack([t[1] for t in tabs])
+        self.fact, self.inv, _ = stacked_tables(primes, top)
         # (-1)**j * C(a, j) modulo each prime, in row a, column j (zero past a).
         signed = np.array([[(-1) ** j * math.comb(a, j) for j in range(top + 1)] for a in range(top + 1)], dtype=object)
         self.signed = np.stack([(signed % prime).astype(np.int64) for prime in primes])

@@ -56,8 +56,7 @@ import numpy.typing as npt
 from ..cards import Card
 from ..knowledge import Position
 from .arithmetic import crt as _crt
-from .arithmetic import deal_bound, inverses, primes_for, residues
-from .arithmetic import tables as _tables
+from .arithmetic import deal_bound, inverses, primes_for, residues, stacked_tables
 from .routes import DEFAULT, Routes, TooLarge
 
 Array = npt.NDArray[np.int64]
@@ -126,7 +125,7 @@ class _Model:
             bit = 1 << index[r.player] if r.player in index else 0
             if not cards:
                 self.zero = True
-            elif all(c in mask and mask[c] & bit for c in cards) and len(cards) <= pos.slots[r.player]:
+            elif all(c in mask and mask[c] & bit for c in cards):
                 reqs.append(("not", bit, cards))
             # else the player cannot have been dealt them all: the requirement always holds
         self.groups: list[_Group] = []
@@ -1276,10 +1275,7 @@ class _Engine:
         free = len(model.free)
         picks0 = sum(len(g.cards) for g in model.groups)  # picks = picks0 - all
         to_pool0 = free - sum(model.slots[p] for p in plan.tracked if plan.direct >> p & 1)  # + direct
-        tables = [_tables(prime, top) for prime in self.primes]
-        fact = np.stack([t[0] for t in tables])
-        inv = np.stack([t[1] for t in tables])
-        reciprocal = np.stack([t[2] for t in tables])
+        fact, inv, reciprocal = stacked_tables(self.primes, top)
         # Per dim t: the exponents, and 1 / (slots - exponent)! (zero past the slots or in the pad).
         values: list[Array] = []
         factors: list[Array] = []
