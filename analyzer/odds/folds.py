@@ -45,7 +45,7 @@ import numpy.typing as npt
 
 from ..cards import Card
 from ..knowledge import Position
-from .arithmetic import crt, deal_bound, primes_for, residues, tables
+from .arithmetic import crt, deal_bound, primes_for, residues, stacked_tables
 from .books import _Group, _Model
 from .routes import DEFAULT, Routes, TooLarge
 
@@ -101,6 +101,30 @@ class _Step:
     def states(self) -> int:
         return self.total * math.prod(self.ranges)
 
+    @cached_property
+    def ahead(self) -> int:
+        """The states of the forward box."""
+        return self.total * math.prod(self.forward)
+
+    @cached_property
+    def cards(self) -> int:
+        """The card factors of the group's terms."""
+        return sum(len(ms) for _, ms in self.group.terms)
+
+    @cached_property
+    def sums(self) -> int:
+        """The ways back with a card left out, one per kind and mask."""
+        kinds = len(self.group.kinds)
+        return len({(i, ms[i]) for _, ms in self.group.terms for i in range(kinds)})
+
+    @cached_property
+    def back_work(self) -> int:
+        """The work of one family on the way back: the card factors and the cards left out
+        through its box, and its sums against the forward box."""
+        kinds = len(self.group.kinds)
+        left_out = len(self.group.terms) * kinds * (kinds - 1) // 2
+        return self.states * (self.cards + left_out) + self.sums * self.ahead
+
 
 class FoldCount:
     """Counts deals (and deals with each card at each player) book by book, folding players into
@@ -125,6 +149,8 @@ class FoldCount:
                         got[p] += who >> p & 1
                 most = list(map(max, most, got))
             self.most.append(most)
+        # Per player: the most exceptions all the groups can give it, at most its slots.
+        self.whole = [min(s, sum(m[p] for m in self.most)) for p, s in enumerate(model.slots)]
         self.touch = [sum(1 << p for p, k in enumerate(most) if k) for most in self.most]
         self.order = [] if model.zero else self._order()[0]
         self.steps = self._steps()
@@ -139,7 +165,7 @@ class FoldCount:
         players = range(len(slots))
         most, touch = self.most, self.touch
         ops = [sum(len(ms) for _, ms in g.terms) for g in self.model.groups]
-        whole = [min(s, sum(m[p] for m in most)) for p, s in enumerate(slots)]
+        whole = self.whole
         full = (1 << k) - 1
         touched_by: dict[int, int] = {0: 0}  # players the groups in a set concern
         for mask in range(1, full + 1) if k <= _EXACT_ORDER else ():
@@ -195,14 +221,15 @@ class FoldCount:
 
     def _steps(self) -> list[_Step]:
         slots = self.model.slots
-        first: dict[int, int] = {}
+        self.first: dict[int, int] = {}  # per player concerned, the step it starts at
+        first = self.first
         last: dict[int, int] = {}
         for j, g in enumerate(self.order):
             for p, k in enumerate(self.most[g]):
                 if k:
                     first.setdefault(p, j)
                     last[p] = j
-        whole = [min(s, sum(self.most[g][p] for g in self.order)) for p, s in enumerate(slots)]
+        whole = self.whole
         got = [0] * len(slots)
         tracked: list[int] = []
         folded = 1  # room for a forced card
@@ -246,23 +273,17 @@ class FoldCount:
             for p in step.born:
                 if step is not self.steps[0]:
                     saved[p] = work
-            kinds = len(step.group.kinds)
-            cards = sum(len(ms) for _, ms in step.group.terms)
-            left_out = len(step.group.terms) * kinds * (kinds - 1) // 2
-            sums = len({(i, ms[i]) for _, ms in step.group.terms for i in range(kinds)})
-            work += step.states * (cards + left_out) + sums * step.total * math.prod(step.forward)
+            work += step.back_work
         return max(saved, key=saved.__getitem__, default=None)
 
-    def _families(self) -> Iterator[tuple[_Step, int, int, int]]:
-        """Per group: its step, the families of the way forward into it and of the way back
-        from it (``by_difference`` has none), and its cards left out for the odds, one sum per
-        kind and mask."""
+    def _families(self) -> Iterator[tuple[_Step, int, int]]:
+        """Per group: its step and the families of the way forward into it and of the way back
+        from it (``by_difference`` has none)."""
         forward = 1 + bool(self.untouched)
         back = 1 + len({p for step in self.steps for p in step.born} - {self.by_difference})
         for step in self.steps:
             back -= len([p for p in step.born if p != self.by_difference])
-            kinds = len(step.group.kinds)
-            yield step, forward, back, len({(i, ms[i]) for _, ms in step.group.terms for i in range(kinds)})
+            yield step, forward, back
             forward += len(step.dying)
 
     @property
@@ -272,16 +293,11 @@ class FoldCount:
         the box of the way back for each family there, with the cards left out for the odds and
         their sums against the forward families."""
         if not self.odds:
-            through = sum(s.total * math.prod(s.forward) * sum(len(ms) for _, ms in s.group.terms) for s in self.steps)
-            return through * len(self.primes)
+            return sum(step.ahead * step.cards for step in self.steps) * len(self.primes)
         work = 0
-        for step, forward, back, sums in self._families():
-            kinds = len(step.group.kinds)
-            cards = sum(len(ms) for _, ms in step.group.terms)
-            left_out = len(step.group.terms) * kinds * (kinds - 1) // 2
-            ahead = step.total * math.prod(step.forward)
-            work += ahead * forward * cards + step.states * back * (cards + left_out)
-            work += sums * ahead * (forward + back + len(step.work))
+        for step, forward, back in self._families():
+            work += step.ahead * forward * step.cards + back * step.back_work
+            work += step.sums * step.ahead * (forward + len(step.work))
         return work * len(self.primes)
 
     @property
@@ -292,14 +308,14 @@ class FoldCount:
         each; every prime when the boxes go all primes at once). Without the odds: the forward
         box where it is biggest, about four times (the way in, a card's product, its factor, the
         sum over the terms)."""
+        rows = 1 if self.one_by_one else len(self.primes)
         if not self.odds:
-            ahead = max((step.total * math.prod(step.forward) for step in self.steps), default=0)
-            return 4 * ahead * (1 if self.one_by_one else len(self.primes))
+            return 4 * max((step.ahead for step in self.steps), default=0) * rows
         kept, most = 0, 0
-        for step, forward, back, sums in self._families():
-            kept += forward * step.total * math.prod(step.forward)
-            most = max(most, (sums + 3) * (back + len(step.born)) * step.states)
-        return (kept + most) * (1 if self.one_by_one else len(self.primes))
+        for step, forward, back in self._families():
+            kept += forward * step.ahead
+            most = max(most, (step.sums + 3) * (back + len(step.born)) * step.states)
+        return (kept + most) * rows
 
     @property
     def one_by_one(self) -> bool:
@@ -355,8 +371,7 @@ class _Run:
         self.prime = np.array(primes, dtype=np.int64)
         self.top = int(self.prime.max())  # a bound on reduced values
         top = count.n + 1
-        self.fact = np.stack([tables(q, top)[0] for q in primes])
-        self.inv = np.stack([tables(q, top)[1] for q in primes])
+        self.fact, self.inv, _ = stacked_tables(primes, top)
         self.slots = count.model.slots
 
     def _mod(self, a: Array) -> Array:
@@ -398,8 +413,6 @@ class _Run:
             for dst, src in moves:
                 y[dst] += x[src]
             return y
-        if not moves:
-            return x.copy()
         # x less x moved, the first move written at once (and the edge it leaves copied).
         (dst, src), *rest = moves
         y = np.empty_like(x)
@@ -417,7 +430,7 @@ class _Run:
         hold (``X``, the complement form singling out no one) leaves ``x`` as it is."""
         if form == (True, 0):
             return x, size
-        grow = sum(1 for p in work if form[1] >> p & 1) + form[0]
+        grow = form[1].bit_count() + form[0]  # (every player it singles out is tracked)
         if size * grow > limit:
             x, size = self._mod(x), self.top
         return self._factor(x, form, work, back), size * grow
@@ -533,7 +546,7 @@ class _Run:
             for shift, rows, src in moves:
                 top = min(size, shift + before)
                 if top > shift:
-                    out[rows, :, shift:top] += self._scaled(src[:, :, : top - shift].copy(), w[:, shift])
+                    out[rows, :, shift:top] += self._scaled(src[:, :, : top - shift], w[:, shift])
         return self._mod(out)
 
     def _unfold(self, b: Array, ax: int, p: int, counts: int, size: int) -> Array:
@@ -547,7 +560,7 @@ class _Run:
             top = min(size, b.shape[2] - r)
             if top > 0:
                 dst = (slice(None), slice(None), slice(0, top)) + (slice(None),) * (ax - 3) + (r,)
-                out[dst] = self._scaled(b[:, :, r : r + top].copy(), w[:, r])
+                out[dst] = self._scaled(b[:, :, r : r + top], w[:, r])
         return out
 
     def _backward(
@@ -591,10 +604,11 @@ class _Run:
         may hold) are the deals less every other player's."""
         c = self.fold
         u, step = c.by_difference, c.steps[j]
-        if u is None or u in step.work or any(u in s.dying for s in c.steps[:j]):
+        if u is None or j >= c.first[u]:
             return
-        for (g, i), per in ways.items():
-            if g == j and any(ms[i] >> u & 1 for _, ms in step.group.terms):
+        for i in range(len(step.group.kinds)):
+            per = ways[(j, i)]
+            if any(ms[i] >> u & 1 for _, ms in step.group.terms):
                 per[u] = (deals - sum(v for p, v in per.items() if p != u)) % self.prime
 
     def _back_through(self, b: Array, step: _Step) -> tuple[Array, dict[tuple[int, int], Array]]:
