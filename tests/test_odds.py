@@ -672,6 +672,9 @@ def test_the_route_is_the_counter_likely_the_faster_within_the_budget() -> None:
     # Neither within the budget.
     tight = Routes(budget_ns=int(min(by_books, routes.likely_walk_ns(faster))) - 1)
     assert tight.choose(lambda: cost, walk(faster)) is None and tight.choose(lambda: None, walk(faster)) is None
+    # ... and how long each likely takes, for the caller to say.
+    likely = {Counter.BOOKS: by_books, Counter.BOARDS: routes.likely_walk_ns(faster)}
+    assert tight.weigh(lambda: cost, walk(faster)) == (None, likely)
     # A forced counter is taken as it is, without asking for the walk's estimate.
     asked.clear()
     assert Routes(counter=Counter.BOARDS).choose(lambda: cost, walk(slower)) is Counter.BOARDS and asked == []
@@ -685,6 +688,11 @@ def test_a_view_past_the_budget_says_so_without_blaming_the_record() -> None:
         card_odds(pos, tight)
     assert exc.value.exit_code != 2
     assert "must-declare" not in exc.value.message
+    assert " s by the cheapest of the three counters" in exc.value.message
     reason = odds_or_reason(pos, tight)
     assert isinstance(reason, str) and "budget" in reason
     assert isinstance(odds_or_reason(pos), Odds)
+    # A counter forced past its memory bound says by how much, in the same sentence.
+    for forced, how in ((Counter.BOOKS, "states book by book"), (Counter.FOLDS, "MiB of arrays with players folded")):
+        reason = odds_or_reason(pos, Routes(counter=forced, max_states=1))
+        assert isinstance(reason, str) and reason.startswith("the exact odds of this view cost more") and how in reason

@@ -123,7 +123,7 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | F
             estimate = board.estimate(odds)
         return estimate
 
-    choice = routes.choose(lambda: books.cost if books.fits else None, walk, folds, books.plain_cost)
+    choice, likely = routes.weigh(lambda: books.cost if books.fits else None, walk, folds, books.plain_cost)
     if choice is Counter.BOOKS:
         return books
     if choice is Counter.FOLDS:
@@ -131,11 +131,7 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | F
         return folded
     if choice is Counter.BOARDS:
         return board if board is not None else Board(pos)
-    best = routes.likely_walk_ns(walk())
-    if books.fits:
-        best = min(best, routes.likely_books_ns(books.cost))
-    if folded is not None and folded.fits:
-        best = min(best, routes.likely_folds_ns(folded.cost))
+    best = min(likely.values())
     raise TooLarge(_too_large(pos, f"about {best / 1e9:,.0f} s by the cheapest of the three counters"))
 
 
@@ -147,15 +143,12 @@ def _too_large(pos: Position, detail: str) -> str:
 
 def _count(pos: Position, odds: bool, routes: Routes) -> tuple[int, dict[Card, dict[str, int]]]:
     from .boards import Board
-    from .books import BookCount
-    from .folds import FoldCount
 
     counter = _counter(pos, odds, routes)
-    if isinstance(counter, BookCount) and not counter.fits:
-        raise TooLarge(_too_large(pos, f"{counter.biggest:,} states book by book"))
-    if isinstance(counter, FoldCount) and not counter.fits:
-        raise TooLarge(_too_large(pos, f"{counter.biggest * 8 / 2**20:,.0f} MiB of arrays with players folded"))
-    return counter.count(odds) if isinstance(counter, Board) else counter.run(odds)
+    try:  # (a forced counter may be past its memory bound: its run says by how much)
+        return counter.count(odds) if isinstance(counter, Board) else counter.run(odds)
+    except TooLarge as exc:
+        raise TooLarge(_too_large(pos, exc.message)) from None
 
 
 def count_deals(pos: Position, routes: Routes = DEFAULT) -> int:

@@ -786,7 +786,7 @@ class BookCount:
         if plan is None:
             return 0, {}
         if not self.fits:
-            raise TooLarge(f"{self.biggest:,} states")
+            raise TooLarge(f"{self.biggest:,} states book by book")
         primes = primes_for(deal_bound(model.slots))
         # Big boxes one prime at a time, forward and back: the same work on arrays a fourth or
         # fifth the size is about a third faster, and the biggest views need half the memory.

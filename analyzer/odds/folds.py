@@ -339,7 +339,7 @@ class FoldCount:
         if self.model.zero:
             return 0, {}
         if not self.fits:
-            raise TooLarge(f"{self.biggest * 8 / 2**20:,.0f} MiB of arrays")
+            raise TooLarge(f"{self.biggest * 8 / 2**20:,.0f} MiB of arrays with players folded")
         primes = self.primes
         # Big boxes one prime at a time: the same work on arrays a fourth or fifth the size.
         step = 1 if self.one_by_one else len(primes)
