@@ -33,6 +33,27 @@ class ViewAnalysis:
     def at(self, step: int) -> Holders:
         return self.holders[step]
 
+    @property
+    def last(self) -> int:
+        """The last step solved."""
+        return len(self.holders) - 1
+
+
+@dataclass
+class StepAnalysis(ViewAnalysis):
+    """The holders of one view at one step alone: threats and lockouts are of one moment."""
+
+    step: int = 0
+
+    def at(self, step: int) -> Holders:
+        if step != self.step:
+            raise ValueError(f"step {step} of {self.view}'s view is not solved: only step {self.step} is")
+        return self.holders[0]
+
+    @property
+    def last(self) -> int:
+        return self.step
+
 
 @dataclass
 class Analysis:
@@ -46,7 +67,7 @@ class Analysis:
     @property
     def steps(self) -> int:
         """The last step analyzed (every event, unless the analysis stopped early)."""
-        return len(next(iter(self.views.values())).holders) - 1
+        return next(iter(self.views.values())).last
 
     def holders(self, view: str, at: int) -> Holders:
         return self.views[view].at(at)
@@ -176,6 +197,17 @@ def analyze(
     solved = game_map(_view_job, game, jobs, workers if worth_workers(len(names), last) else 1, done)
     views_done = {name: ViewAnalysis(name, steps) for name, steps in zip(names, solved, strict=True)}
     return Analysis(game, views_done, extra)
+
+
+def analyze_at(game: Game, at: int, worked_out: dict[str, tuple[Card, ...]] | None = None) -> Analysis:
+    """Every view a game is judged in (``judged_views``, with the ``worked_out`` hands) solved at
+    step ``at`` alone, not at the steps before: what threats and lockouts need. Raises
+    Contradiction, naming the first event after which no deal fits a view, as ``analyze`` does."""
+    extra = dict(worked_out or {})
+    views: dict[str, ViewAnalysis] = {
+        v: StepAnalysis(v, [solve_position(view_tracker(game, v, extra), at)[1]], at) for v in judged_views(game, extra)
+    }
+    return Analysis(game, views, extra)
 
 
 _PARALLEL_FROM = 2000  # steps x views: below this, starting worker processes costs more than it saves

@@ -23,6 +23,7 @@ from .analysis import Analysis, Holders, Progress, solve_position
 from .analysis import analyze as analyze_game
 from .cards import Card, parse_card
 from .errors import UsageError
+from .hindsight import judged_analysis, judged_at
 from .knowledge import PUBLIC, Position, ViewTracker
 from .record import Record
 from .replay import Game
@@ -141,33 +142,36 @@ def analyze(game: Game, upto: int | None = None, workers: int = 1, progress: Pro
 
 def threats(game: Game | Analysis, at: int | None = None) -> dict[str, list[Book] | None]:
     """The books each player could take if given the turn, judged in their own view (``None``
-    for a player without a hand).
+    for a player whose hand neither a Hand line nor the whole record gives). Given a game, only
+    the step ``at`` is solved.
 
     >>> {p: [b.name for b in books or ()] for p, books in threats(game, 11).items() if books}
     {'Anna': ['low-spades'], 'Eli': ['low-spades']}
     """
-    analysis = _analysis(game, at)
+    analysis = _at_one_step(game, at)
     return find_threats(analysis, _step(analysis, at))
 
 
 def lockouts(game: Game | Analysis, at: int | None = None) -> list[Lockout]:
-    """Books threatened from both sides, with the opponents each team must not ask.
+    """Books threatened from both sides, with the opponents each team must not ask. Given a
+    game, only the step ``at`` is solved.
 
     >>> [(lk.book.name, lk.avoid(1)) for lk in lockouts(game, 11)]
     [('low-spades', ['Eli'])]
     """
-    analysis = _analysis(game, at)
+    analysis = _at_one_step(game, at)
     return find_lockouts(analysis, _step(analysis, at))
 
 
 def mistakes(game: Game | Analysis, odds: bool = False, workers: int = 1) -> MistakeReport:
     """Missed and guessed claims, wrong claims, broken lockouts, hopeless asks and rule breaks;
-    with ``odds=True`` each quotes the odds the player faced.
+    with ``odds=True`` each quotes the odds the player faced. Given a game, each player is judged
+    in their own view wherever the record gives their hand, as the command line judges them.
 
     >>> [(m.event, m.player, m.kind) for m in mistakes(game).mistakes]
     [(12, 'Ben', 'broken-lockout')]
     """
-    analysis = _analysis(game, None)
+    analysis = game if isinstance(game, Analysis) else judged_analysis(game)[0]
     found = find_mistakes(analysis)
     if odds:
         from .tactics import quote_odds
@@ -241,8 +245,10 @@ def _step(analysis: Analysis, at: int | None) -> int:
     return check_step(analysis.game, at, analysis.steps)
 
 
-def _analysis(game: Game | Analysis, at: int | None) -> Analysis:
-    return game if isinstance(game, Analysis) else analyze_game(game, upto=check_step(game, at))
+def _at_one_step(game: Game | Analysis, at: int | None) -> Analysis:
+    """The analysis given, or every view the command line judges (worked-out hands included)
+    solved at the one step asked for."""
+    return game if isinstance(game, Analysis) else judged_at(game, check_step(game, at))
 
 
 __all__ = [

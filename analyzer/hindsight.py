@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from .analysis import Analysis, Progress, analyze, solve_position
+from .analysis import Analysis, Progress, analyze, analyze_at, solve_position
 from .cards import Card
 from .knowledge import ViewTracker
 from .record import Record
@@ -118,3 +118,9 @@ def judged_analysis(
     last = game.trusted_until if upto is None else upto
     analysis = analyze(game, upto=last, workers=workers, worked_out=hindsight.worked_out, progress=progress)
     return analysis, hindsight
+
+
+def judged_at(game: Game, at: int) -> Analysis:
+    """Every view to judge, as ``judged_analysis``, solved at step ``at`` alone (``analyze_at``):
+    threats and lockouts of one moment, without solving every step before it."""
+    return analyze_at(game, at, deal_in_hindsight(game).worked_out)

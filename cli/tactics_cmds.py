@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from analyzer.analysis import Analysis, Holders
+    from analyzer.analysis import Analysis
     from analyzer.cards import Card
     from analyzer.explain import Explanation
     from analyzer.replay import Game
@@ -78,24 +78,13 @@ def claims(
 
 def _analyzed(path: Path, at: int | None, lenient: bool) -> tuple[Game, int, Analysis]:
     """Every view to judge at step ``at`` (default: the end), hands worked out from the record
-    included: threats and lockouts are of one moment, so each view is solved at that step alone
-    (where no deal fits, the error names the first event after which none does)."""
-    from analyzer.analysis import Analysis, ViewAnalysis, judged_views, solve_position, view_tracker
-    from analyzer.hindsight import deal_in_hindsight
+    included, each solved at that step alone (where no deal fits, the error names the first
+    event after which none does)."""
+    from analyzer.hindsight import judged_at
 
     game = load_game(path, lenient)
     n = check_at(game, at)
-    worked_out = deal_in_hindsight(game).worked_out
-    views = judged_views(game, worked_out)
-
-    class AtOneStep(ViewAnalysis):
-        def at(self, step: int) -> Holders:
-            if step != n:
-                raise ValueError(f"step {step} of {self.view}'s view is not solved: only step {n} is")
-            return self.holders[0]
-
-    solved = {v: AtOneStep(v, [solve_position(view_tracker(game, v, worked_out), n)[1]]) for v in views}
-    return game, n, Analysis(game, dict(solved), dict(worked_out))
+    return game, n, judged_at(game, n)
 
 
 @handles_errors

@@ -135,3 +135,24 @@ def test_the_odds_table_names_a_view_as_the_holders_table_does() -> None:
     # "Ben" found nothing.
     game = analyzer.replay(analyzer.load(ROOT / "sample_logs" / "lockout.fish"))
     assert analyzer.odds_table(game, views=["ben"], steps=[11])["view"].unique().to_list() == ["Ben"]
+
+
+def test_threats_lockouts_and_mistakes_judge_the_views_the_command_line_judges() -> None:
+    # Without Fay's Hand line the other five fix her hand: the command line judges her in her
+    # own view, and the API answered None for her threats (it solved only the written hands).
+    from analyzer.analysis import analyze
+    from analyzer.hindsight import judged_analysis
+    from analyzer.tactics import lockouts, threats
+
+    record = analyzer.load(ROOT / "sample_logs" / "collect-four.fish")
+    record.hands.pop("Fay")
+    game = analyzer.replay(record)
+    whole = judged_analysis(game)[0]
+    assert "Fay" in whole.worked_out
+    for at in range(len(game.events) + 1):
+        assert analyzer.threats(game, at) == threats(whole, at)
+        assert analyzer.lockouts(game, at) == lockouts(whole, at)
+    assert analyzer.threats(game)["Fay"] is not None
+    assert analyzer.mistakes(game) == analyzer.mistakes(whole)
+    assert analyzer.mistakes(game).worked_out == ["Fay"]
+    assert threats(analyze(game), len(game.events))["Fay"] is None  # (the written hands alone)
