@@ -323,3 +323,29 @@ def test_residues_one_prime_at_a_time_equal_numpys_remainder(shape: tuple[int, .
     assert residues(a, primes, axis, out=a) is a and np.array_equal(a, want)
     with pytest.raises(ValueError, match="primes"):
         residues(a, primes[:-1], axis)
+
+
+def test_a_move_along_an_inner_axis_made_flat_is_the_move_made_by_slices(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``move`` along an axis with few states after it moves the whole array flat and takes back
+    what crossed from one run into the next: the same as slicing the axis, and as the move
+    written out state by state, every way (down or up, added or taken away, onto y, x or zero)."""
+    from analyzer.odds import arithmetic
+
+    rng = np.random.default_rng(7)
+    for _ in range(400):
+        shape = tuple(int(k) for k in rng.integers(1, 5, size=int(rng.integers(2, 7))))
+        x = rng.integers(-(1 << 40), 1 << 40, size=shape, dtype=np.int64)
+        before = rng.integers(-(1 << 40), 1 << 40, size=shape, dtype=np.int64)
+        ax = int(rng.integers(0, len(shape)))
+        back, sign, start = bool(rng.integers(2)), int(rng.choice([-1, 1])), str(rng.choice(["", "x", "zero"]))
+        want = {"": before, "x": x, "zero": np.zeros_like(x)}[start].copy()
+        for index in np.ndindex(*shape):
+            other = list(index)
+            other[ax] += 1 if back else -1
+            if 0 <= other[ax] < shape[ax]:
+                want[index] += sign * x[tuple(other)]
+        for runs in (1 << 30, 1):  # every axis flat; no axis flat
+            monkeypatch.setattr(arithmetic, "_FLAT_RUNS", runs)
+            y = before.copy() if not start else np.full_like(x, 12345)
+            arithmetic.move(y, x, ax, back, sign, start)
+            assert np.array_equal(y, want), (shape, ax, back, sign, start, runs)

@@ -12,7 +12,7 @@ import pytest
 from analyzer import knowledge
 from analyzer.cards import Card, DeckKind, make_deck
 from analyzer.knowledge import PUBLIC, Position, Requirement
-from analyzer.odds import Counter, Routes, TooLarge, card_odds, count_deals, route
+from analyzer.odds import Counter, Routes, TooLarge, arithmetic, card_odds, count_deals, route
 from analyzer.odds import folds as folds_module
 from analyzer.odds.arithmetic import PRIMES
 from analyzer.odds.folds import FoldCount
@@ -152,39 +152,11 @@ def test_values_reduced_inside_a_group_when_they_would_grow_past_int64(monkeypat
     assert card_odds(pos, FOLDS) == odds
 
 
-def test_a_move_along_an_inner_axis_made_flat_is_the_move_made_by_slices(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``_move`` along an axis with few states after it moves the whole array flat and takes
-    back what crossed from one run into the next: the same as slicing the axis, every way."""
-    rng = np.random.default_rng(7)
-    for _ in range(300):
-        shape = tuple(int(k) for k in rng.integers(1, 5, size=int(rng.integers(4, 8))))
-        x = rng.integers(-(1 << 40), 1 << 40, size=shape, dtype=np.int64)
-        start = rng.integers(-(1 << 40), 1 << 40, size=shape, dtype=np.int64)
-        ax = int(rng.integers(3, len(shape)))
-        back, sign, fresh = bool(rng.integers(2)), int(rng.choice([-1, 1])), bool(rng.integers(2))
-        if fresh and sign > 0:
-            continue  # (a fresh move is always a card's complement form: x less x moved)
-        got = {}
-        for runs in (1, 1 << 30):  # every axis flat; no axis flat
-            monkeypatch.setattr(folds_module, "_FLAT_RUNS", runs)
-            y = np.empty_like(x) if fresh else start.copy()
-            folds_module._move(y, x, ax, back, sign, fresh)
-            got[runs] = y
-        # ... and both against the move written out state by state.
-        want = x.copy() if fresh else start.copy()
-        for index in np.ndindex(*shape):
-            other = list(index)
-            other[ax] += 1 if back else -1
-            if 0 <= other[ax] < shape[ax]:
-                want[index] += sign * x[tuple(other)]
-        assert np.array_equal(got[1], want) and np.array_equal(got[1 << 30], want)
-
-
 @pytest.mark.parametrize("runs", [1, 1 << 30])
 def test_flat_moves_or_sliced_moves_give_the_same_odds(runs: int, monkeypatch: pytest.MonkeyPatch) -> None:
     pos = knowledge.position(_probing(8, DeckKind.JOKERS), 14, PUBLIC)
     odds = card_odds(pos, FOLDS)
-    monkeypatch.setattr(folds_module, "_FLAT_RUNS", runs)
+    monkeypatch.setattr(arithmetic, "_FLAT_RUNS", runs)
     assert card_odds(pos, FOLDS) == odds == card_odds(pos, BOOKS)
 
 

@@ -100,6 +100,52 @@ def residues(a: Array, primes: Sequence[int], axis: int, out: Array | None = Non
     return out
 
 
+_FLAT_RUNS = 512  # an axis followed by fewer states than this (in memory) is moved flat
+
+
+def move(y: Array, x: Array, ax: int, back: bool, sign: int, start: str = "") -> None:
+    """``y`` plus ``sign`` (1 or -1) times ``x`` moved by one along axis ``ax``: each state takes
+    the one below it, or above it with ``back``, and a state at the edge nothing moves onto takes
+    nothing. With ``start`` ``"x"`` or ``"zero"``, ``y`` (not yet written) starts as ``x`` or as
+    zero. Along an inner axis (one followed by fewer than 512 states in memory) slices are runs
+    of a few states, each a step of numpy's loop (on a last axis of 3, 4.8 ns a state instead of
+    0.4): the whole array is moved flat, by the axis's stride, and what crossed from the edge of
+    one run onto the other edge of the next is taken back."""
+    op = np.add if sign > 0 else np.subtract
+    n = x.shape[ax]
+    run = math.prod(x.shape[ax + 1 :])
+    flat = run < _FLAT_RUNS and x.flags.c_contiguous and y.flags.c_contiguous
+    if flat:
+        x, y = x.reshape(-1), y.reshape(-1)
+        lo: tuple[slice, ...] = (slice(0, -run),)
+        hi: tuple[slice, ...] = (slice(run, None),)
+        edge: tuple[slice, ...] = (slice(-run, None) if back else slice(0, run),)
+    else:
+        lo = (*(slice(None),) * ax, slice(0, -1))
+        hi = (*(slice(None),) * ax, slice(1, None))
+        edge = (*(slice(None),) * ax, slice(-1, None) if back else slice(0, 1))
+    dst, src = (lo, hi) if back else (hi, lo)
+    if start == "x":
+        op(x[dst], x[src], out=y[dst])
+        y[edge] = x[edge]
+    elif start == "zero":
+        if sign > 0:
+            y[dst] = x[src]
+        else:
+            np.negative(x[src], out=y[dst])
+        y[edge] = 0
+    else:
+        op(y[dst], x[src], out=y[dst])
+    if flat:
+        y3, x3 = y.reshape(-1, n, run), x.reshape(-1, n, run)
+        top, bottom = (slice(0, -1), n - 1), (slice(1, None), 0)  # every run's top edge but the last's; bottom, first's
+        crossed, source = (top, bottom) if back else (bottom, top)
+        if start == "zero":
+            y3[crossed] = 0
+        else:
+            (np.subtract if sign > 0 else np.add)(y3[crossed], x3[source], out=y3[crossed])
+
+
 def inverses(n: int, primes: Sequence[int] | Array) -> Array:
     """1/n modulo each prime (``n`` not a multiple of any)."""
     return np.array([pow(n, -1, int(q)) for q in primes], dtype=np.int64)

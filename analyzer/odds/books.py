@@ -56,7 +56,7 @@ import numpy.typing as npt
 from ..cards import Card
 from ..knowledge import Position
 from .arithmetic import crt as _crt
-from .arithmetic import deal_bound, inverses, primes_for, residues, stacked_tables
+from .arithmetic import deal_bound, inverses, move, primes_for, residues, stacked_tables
 from .routes import DEFAULT, Routes, TooLarge
 
 Array = npt.NDArray[np.int64]
@@ -1039,16 +1039,6 @@ class _Engine:
     def _view(a: Array, box: _Box, t: int) -> Array:
         return a.reshape((len(a), *box.views[t]))
 
-    def _moved(self, a: Array, box: _Box, t: int, back: bool) -> tuple[Array, Array, Array]:
-        """Views of ``a`` for moving dim t by one: where values come from, where they land,
-        and the states nothing lands on."""
-        if t == box.last:
-            return (a[:, 1:], a[:, :-1], a[:, -1:]) if back else (a[:, :-1], a[:, 1:], a[:, :1])
-        v = self._view(a, box, t)
-        if back:
-            return v[:, :, 1:, :], v[:, :, :-1, :], v[:, :, -1:, :]
-        return v[:, :, :-1, :], v[:, :, 1:, :], v[:, :, :1, :]
-
     def _step(self, a: Array, box: _Box, factor: Factor, back: bool) -> Array:
         """Multiply by one card factor (forward), or apply its adjoint (backward).
 
@@ -1058,25 +1048,13 @@ class _Engine:
         if not moves:
             return a
         out = np.empty_like(a)
-        sign, t = moves[0]
-        src, land, rest = self._moved(a, box, t, back)
-        _, out_land, out_rest = self._moved(out, box, t, back)
-        if len(moves) < len(factor):  # S is a term: the first move is fused with it
-            (np.add if sign > 0 else np.subtract)(land, src, out=out_land)
-            out_rest[...] = rest
-        else:
-            if sign > 0:
-                out_land[...] = src
+        start = "x" if len(moves) < len(factor) else "zero"  # (S is a term: the first move is fused with it)
+        for sign, t in moves:
+            if t == box.last:  # (a move by one in memory: the pad takes what passes the end)
+                move(out, a, 1, back, sign, start)
             else:
-                np.negative(src, out=out_land)
-            out_rest[...] = 0
-        for sign, t in moves[1:]:
-            src = self._moved(a, box, t, back)[0]
-            land = self._moved(out, box, t, back)[1]
-            if sign > 0:
-                land += src
-            else:
-                land -= src
+                move(self._view(out, box, t), self._view(a, box, t), 2, back, sign, start)
+            start = ""
         if box.padded and any(t == box.last for _, t in moves):
             self._view(out, box, box.last)[:, :, -1, :] = 0
         return out

@@ -45,7 +45,7 @@ import numpy.typing as npt
 
 from ..cards import Card
 from ..knowledge import Position
-from .arithmetic import crt, deal_bound, primes_for, residues, stacked_tables
+from .arithmetic import crt, deal_bound, move, primes_for, residues, stacked_tables
 from .books import _Group, _Model
 from .routes import DEFAULT, Routes, TooLarge
 
@@ -54,7 +54,6 @@ Array = npt.NDArray[np.int64]
 _EXACT_ORDER = 10  # up to this many groups, the order is the best of all; past it, greedy
 _SAFE = 1 << 62  # values stay below this between reductions
 _ONE_BY_ONE = 1 << 16  # boxes of this many states or more are gone through one prime at a time
-_FLAT_RUNS = 512  # an axis followed by fewer states than this (in memory) is moved flat (``_move``)
 _UNTOUCHED = -2  # the forward family of a card forced onto a player no group concerns
 
 
@@ -355,41 +354,6 @@ class FoldCount:
         return deals, at
 
 
-def _move(y: Array, x: Array, ax: int, back: bool, sign: int, fresh: bool = False) -> None:
-    """``y`` plus ``sign`` (1 or -1) times ``x`` moved by one along axis ``ax``: each state takes
-    the one below it, or above it with ``back``, and a state at the edge nothing moves onto takes
-    nothing. With ``fresh``, ``y`` (not yet written) is set to ``x`` plus that."""
-    op = np.add if sign > 0 else np.subtract
-    n = x.shape[ax]
-    run = math.prod(x.shape[ax + 1 :])  # the states after the axis, in memory
-    if run >= _FLAT_RUNS or not (x.flags.c_contiguous and y.flags.c_contiguous):
-        lo = (*(slice(None),) * ax, slice(0, -1))
-        hi = (*(slice(None),) * ax, slice(1, None))
-        dst, src = (lo, hi) if back else (hi, lo)
-        if fresh:
-            op(x[dst], x[src], out=y[dst])
-            edge = (*(slice(None),) * ax, slice(-1, None) if back else slice(0, 1))
-            y[edge] = x[edge]
-        else:
-            op(y[dst], x[src], out=y[dst])
-        return
-    # Along an inner axis those slices are runs of a few states, each a step of numpy's loop:
-    # move the whole array, flat, by the axis's stride instead, then take back what crossed
-    # from the edge of one run onto the other edge of the next.
-    yf, xf = y.reshape(-1), x.reshape(-1)
-    dst_f, src_f = (slice(0, -run), slice(run, None)) if back else (slice(run, None), slice(0, -run))
-    if fresh:
-        op(xf[dst_f], xf[src_f], out=yf[dst_f])
-        rest = slice(-run, None) if back else slice(0, run)
-        yf[rest] = xf[rest]
-    else:
-        op(yf[dst_f], xf[src_f], out=yf[dst_f])
-    y3, x3 = y.reshape(-1, n, run), x.reshape(-1, n, run)
-    top, bottom = (slice(0, -1), n - 1), (slice(1, None), 0)  # every run's top edge but the last's; bottom, first's
-    crossed, source = (top, bottom) if back else (bottom, top)
-    (np.subtract if sign > 0 else np.add)(y3[crossed], x3[source], out=y3[crossed])
-
-
 def _or(touch: Sequence[int], groups: int) -> int:
     out = 0
     for i, t in enumerate(touch):
@@ -439,16 +403,17 @@ class _Run:
         moves the count by one (subtracted in the complement form, whose ``X`` leaves it)."""
         complement, who = form
         axes = [3 + d for d, p in enumerate(work) if who >> p & 1]
+        y = np.empty_like(x)
+        first, *rest = axes
         if not complement:
-            y = np.zeros_like(x)
-            for ax in axes:
-                _move(y, x, ax, back, 1)
+            move(y, x, first, back, 1, start="zero")
+            for ax in rest:
+                move(y, x, ax, back, 1)
             return y
         # x less x moved, the first move written at once (no copy of x first).
-        y = np.empty_like(x)
-        _move(y, x, axes[0], back, -1, fresh=True)
-        for ax in axes[1:]:
-            _move(y, x, ax, back, -1)
+        move(y, x, first, back, -1, start="x")
+        for ax in rest:
+            move(y, x, ax, back, -1)
         return y
 
     def _card(self, x: Array, size: int, form: Form, work: list[int], back: bool, limit: int) -> tuple[Array, int]:
