@@ -85,14 +85,16 @@ def _forms(group: _Group, everyone: int) -> dict[int, Form]:
 class _Step:
     """A group's place in the order: the players tracked while it is counted (those tracked
     before, then those it starts), the ranges of their counts on the way back (with room for a
-    card forced on one of them) and forward, the range of the total before it, the players it
-    starts and those it ends."""
+    card forced on one of them), forward, and on the way in (before the group's cards: a player
+    it starts has count 0), the range of the total before it, the players it starts and those it
+    ends."""
 
     group: _Group
     forms: dict[int, Form]
     work: list[int]
     ranges: list[int]
     forward: list[int]
+    inward: list[int]
     total: int
     born: list[int]
     dying: list[int]
@@ -105,6 +107,16 @@ class _Step:
     def ahead(self) -> int:
         """The states of the forward box."""
         return self.total * math.prod(self.forward)
+
+    @cached_property
+    def coming(self) -> int:
+        """The states of the box on the way in: the forward pass into the group is zero past it."""
+        return self.total * math.prod(self.inward)
+
+    @property
+    def coming_box(self) -> list[slice]:
+        """The box on the way in, as slices of the total and the tracked players' counts."""
+        return [slice(0, self.total), *(slice(0, x) for x in self.inward)]
 
     @cached_property
     def cards(self) -> int:
@@ -120,10 +132,10 @@ class _Step:
     @cached_property
     def back_work(self) -> int:
         """The work of one family on the way back: the card factors and the cards left out
-        through its box, and its sums against the forward box."""
+        through its box, and its sums against the forward pass on the way in."""
         kinds = len(self.group.kinds)
         left_out = len(self.group.terms) * kinds * (kinds - 1) // 2
-        return self.states * (self.cards + left_out) + self.sums * self.ahead
+        return self.states * (self.cards + left_out) + self.sums * self.coming
 
 
 class FoldCount:
@@ -237,6 +249,7 @@ class FoldCount:
         for j, g in enumerate(self.order):
             born = [p for p in range(len(slots)) if first.get(p) == j]
             work = tracked + born
+            inward = [min(slots[p], got[p]) + 1 for p in work]
             got = [a + b for a, b in zip(got, self.most[g], strict=True)]
             dying = [p for p in work if last[p] == j]
             steps.append(
@@ -246,6 +259,7 @@ class FoldCount:
                     work,
                     [min(slots[p], got[p] + 1) + 1 for p in work],
                     [min(slots[p], got[p]) + 1 for p in work],
+                    inward,
                     min(self.n, folded) + 1,
                     born,
                     dying,
@@ -297,25 +311,27 @@ class FoldCount:
         work = 0
         for step, forward, back in self._families():
             work += step.ahead * forward * step.cards + back * step.back_work
-            work += step.sums * step.ahead * (forward + len(step.work))
+            work += step.sums * step.coming * (forward + len(step.work))
         return work * len(self.primes)
 
     @property
     def biggest(self) -> int:
-        """About the most array elements the count holds at once: the forward passes into every
-        group, kept for the way back, and for the group where it is most, the way back, its way
-        through the group and its cards left out, summed per kind and mask (every family of
-        each; every prime when the boxes go all primes at once). Without the odds: the forward
-        box where it is biggest, about four times (the way in, a card's product, its factor, the
-        sum over the terms)."""
+        """About the most array elements the count holds at once (every prime when the boxes go
+        all primes at once), the more of: on the way forward, the passes kept so far and the
+        way through the group (its way in, a card's product and factor, the sum over the terms;
+        every family); on the way back, every pass kept and, for the group where it is most, the
+        way back, its way through the group and its cards left out, summed per kind and mask
+        (every family of each). The forward passes are kept over the box on the way in. Without
+        the odds: the forward box where it is biggest, about four times."""
         rows = 1 if self.one_by_one else len(self.primes)
         if not self.odds:
             return 4 * max((step.ahead for step in self.steps), default=0) * rows
-        kept, most = 0, 0
+        kept, ahead, most = 0, 0, 0
         for step, forward, back in self._families():
-            kept += forward * step.ahead
+            ahead = max(ahead, kept + 4 * forward * step.ahead)
+            kept += forward * step.coming
             most = max(most, (step.sums + 3) * (back + len(step.born)) * step.states)
-        return (kept + most) * rows
+        return max(ahead, kept + most) * rows
 
     @property
     def one_by_one(self) -> bool:
@@ -468,8 +484,8 @@ class _Run:
         for step in steps:
             f = f.reshape(f.shape + (1,) * len(step.born))
             f = self._fit(f, (f.shape[0], len(primes), step.total, *step.forward))
-            if odds:
-                kept.append((f, list(families)))
+            if odds:  # (only the box on the way in: the forward pass is zero past it)
+                kept.append((f[tuple([slice(None), slice(None), *step.coming_box])].copy(), list(families)))
             f = self._through(f, step)
             tracked, total = list(step.work), step.total
             for p in step.dying:
@@ -643,18 +659,20 @@ class _Run:
         f, families = kept
         step = self.fold.steps[j]
         primes = len(self.primes)
-        box: list[int | slice] = [slice(0, step.total), *(slice(0, x) for x in step.forward)]
+        # Over the box on the way in, where the forward pass was kept (a player the group starts
+        # is at 0 there): a fifth of the states of the forward box, or less.
+        box: list[int | slice] = list(step.coming_box)
         flat = self._split(f.reshape(f.shape[0], primes, -1))
         base = flat[0], [part[0] for part in flat[1]]
         for (i, mask), whole in sums.items():
-            # The way back, over the forward box: as it is, and moved by one in the count of each
+            # The way back, over that box: as it is, and moved by one in the count of each
             # tracked player the card may go to (zero past its box), all against the base family.
             active = [p for p in step.work if mask >> p & 1]
             rows = np.zeros((len(back_families) + len(active), primes, *f.shape[2:]), dtype=np.int64)
             rows[: len(back_families)] = whole[tuple([slice(None), slice(None), *box])]
             for k, p in enumerate(active):
                 d = 1 + step.work.index(p)
-                size = min(step.forward[d - 1], step.ranges[d - 1] - 1)
+                size = min(step.inward[d - 1], step.ranges[d - 1] - 1)
                 here = list(box)
                 here[d] = slice(0, size)
                 there = list(box)
