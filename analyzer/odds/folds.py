@@ -370,6 +370,23 @@ class FoldCount:
         return deals, at
 
 
+def _plus(total: Array | None, coef: int, x: Array, ours: bool) -> Array:
+    """``total`` (None: nothing yet) plus ``coef`` times ``x``: in place, and without a product
+    where ``coef`` is 1 or -1; ``x`` itself, or negated in place, as the first part when it is
+    ``ours`` (made here: no one else reads it after)."""
+    if total is None:
+        if ours and abs(coef) == 1:
+            return x if coef == 1 else np.negative(x, out=x)
+        return coef * x
+    if coef == 1:
+        total += x
+    elif coef == -1:
+        total -= x
+    else:
+        total += coef * x
+    return total
+
+
 def _or(touch: Sequence[int], groups: int) -> int:
     out = 0
     for i, t in enumerate(touch):
@@ -525,13 +542,14 @@ class _Run:
 
     def _through(self, a: Array, step: _Step) -> Array:
         """``a`` through a group: the sum over its terms of the product of its card factors."""
-        total = np.zeros_like(a)
+        total: Array | None = None
         limit = _SAFE // max(1, sum(abs(k) for k, _ in step.group.terms))
         for coef, masks in step.group.terms:
             x, size = a, self.top
             for m in masks:
                 x, size = self._card(x, size, step.forms[m], step.work, False, limit)
-            total += coef * x
+            total = _plus(total, coef, x, x is not a)
+        assert total is not None  # (a group has a term)
         return self._mod(total)
 
     def _fold(self, a: Array, ax: int, p: int, size: int, family: bool) -> Array:
@@ -625,7 +643,7 @@ class _Run:
         the way back with the card's factor left out, summed over the terms where it has that mask."""
         kinds = len(step.group.kinds)
         sums: dict[tuple[int, int], Array] = {}
-        total = np.zeros_like(b)
+        total: Array | None = None
         limit = _SAFE // max(1, sum(abs(k) for k, _ in step.group.terms))
         for coef, masks in step.group.terms:
             y, size = b, self.top
@@ -635,14 +653,12 @@ class _Run:
                     for m in masks[:i]:
                         r, rsize = self._card(r, rsize, step.forms[m], step.work, True, limit)
                     key = (i, masks[i])
-                    if key in sums:
-                        sums[key] += coef * r
-                    else:
-                        sums[key] = coef * r
+                    sums[key] = _plus(sums.get(key), coef, r, r is not y)  # (y goes on: not ours)
                 y, size = self._card(y, size, step.forms[masks[i]], step.work, True, limit)
-            total += coef * y
+            total = _plus(total, coef, y, y is not b)
         for s in sums.values():
             self._mod(s)
+        assert total is not None  # (a group has a term)
         return self._mod(total), sums
 
     def _odds(
