@@ -43,7 +43,7 @@ class ViewAnalysis:
 class StepAnalysis(ViewAnalysis):
     """The holders of one view at one step alone: threats and lockouts are of one moment."""
 
-    step: int = 0
+    step: int
 
     def at(self, step: int) -> Holders:
         if step != self.step:
@@ -66,7 +66,8 @@ class Analysis:
 
     @property
     def steps(self) -> int:
-        """The last step analyzed (every event, unless the analysis stopped early)."""
+        """The last step analyzed (every event, unless the analysis stopped early; the one step
+        solved, for ``analyze_at``)."""
         return next(iter(self.views.values())).last
 
     def holders(self, view: str, at: int) -> Holders:

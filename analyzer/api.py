@@ -143,7 +143,8 @@ def analyze(game: Game, upto: int | None = None, workers: int = 1, progress: Pro
 def threats(game: Game | Analysis, at: int | None = None) -> dict[str, list[Book] | None]:
     """The books each player could take if given the turn, judged in their own view (``None``
     for a player whose hand neither a Hand line nor the whole record gives). Given a game, only
-    the step ``at`` is solved.
+    the step ``at`` is solved, but the hands are worked out from the whole record, as on the
+    command line: a record that no deal fits is refused at every step.
 
     >>> {p: [b.name for b in books or ()] for p, books in threats(game, 11).items() if books}
     {'Anna': ['low-spades'], 'Eli': ['low-spades']}
@@ -166,12 +167,13 @@ def lockouts(game: Game | Analysis, at: int | None = None) -> list[Lockout]:
 def mistakes(game: Game | Analysis, odds: bool = False, workers: int = 1) -> MistakeReport:
     """Missed and guessed claims, wrong claims, broken lockouts, hopeless asks and rule breaks;
     with ``odds=True`` each quotes the odds the player faced. Given a game, each player is judged
-    in their own view wherever the record gives their hand, as the command line judges them.
+    in their own view wherever the record gives their hand, as on the command line (so a record
+    that no deal fits is refused as a whole, naming the first event after which none does).
 
     >>> [(m.event, m.player, m.kind) for m in mistakes(game).mistakes]
     [(12, 'Ben', 'broken-lockout')]
     """
-    analysis = game if isinstance(game, Analysis) else judged_analysis(game)[0]
+    analysis = game if isinstance(game, Analysis) else judged_analysis(game, workers=workers)[0]
     found = find_mistakes(analysis)
     if odds:
         from .tactics import quote_odds

@@ -349,3 +349,18 @@ def test_a_move_along_an_inner_axis_made_flat_is_the_move_made_by_slices(monkeyp
             y = before.copy() if not start else np.full_like(x, 12345)
             arithmetic.move(y, x, ax, back, sign, start)
             assert np.array_equal(y, want), (shape, ax, back, sign, start, runs)
+
+
+def test_a_move_refuses_arrays_sharing_memory_and_leaves_empty_ones_alone() -> None:
+    """Flat, the crossings are taken back from ``x`` after ``y`` is written: the same memory
+    would give a wrong move, so it is refused; an array with no state has nothing to move."""
+    from analyzer.odds import arithmetic
+
+    x = np.arange(6, dtype=np.int64).reshape(2, 3)
+    with pytest.raises(ValueError, match="memory"):
+        arithmetic.move(x, x, 1, False, 1)
+    with pytest.raises(ValueError, match="memory"):
+        arithmetic.move(x[:, 1:], x[:, :2], 1, False, 1)
+    for shape in ((0,), (3, 0), (2, 0, 3)):
+        empty = np.zeros(shape, dtype=np.int64)
+        arithmetic.move(np.empty_like(empty), empty, len(shape) - 1, True, -1, "x")

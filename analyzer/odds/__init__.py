@@ -82,7 +82,7 @@ def information(before: int, after: int) -> float:
 
 
 def route(pos: Position, odds: bool = True, routes: Routes = DEFAULT) -> Counter:
-    """The counter for a view: the one likely the fastest by the estimates (``Routes.choose``),
+    """The counter for a view: the one likely the fastest by the estimates (``Routes.weigh``),
     the book-by-book count without planning the others when it is likely quick. ``TooLarge``
     when none is likely within the budget (``Routes.budget_ns``) and fits its memory bound
     (``Routes.max_states``)."""

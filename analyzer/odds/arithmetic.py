@@ -110,7 +110,12 @@ def move(y: Array, x: Array, ax: int, back: bool, sign: int, start: str = "") ->
     zero. Along an inner axis (one followed by fewer than 512 states in memory) slices are runs
     of a few states, each a step of numpy's loop (on a last axis of 3, 4.8 ns a state instead of
     0.4): the whole array is moved flat, by the axis's stride, and what crossed from the edge of
-    one run onto the other edge of the next is taken back."""
+    one run onto the other edge of the next is taken back. ``y`` and ``x`` must not share memory
+    (ValueError): the crossings are taken back from ``x`` after ``y`` is written."""
+    if np.may_share_memory(x, y):
+        raise ValueError("move needs y and x in memory of their own")
+    if x.size == 0:
+        return
     op = np.add if sign > 0 else np.subtract
     n = x.shape[ax]
     run = math.prod(x.shape[ax + 1 :])

@@ -500,10 +500,12 @@ class _Run:
         kept: list[tuple[Array, list[int]]] = []
         for step in steps:
             f = f.reshape(f.shape + (1,) * len(step.born))
-            f = self._fit(f, (f.shape[0], len(primes), step.total, *step.forward))
-            if odds:  # (only the box on the way in: the forward pass is zero past it)
-                kept.append((f[tuple([slice(None), slice(None), *step.coming_box])].copy(), list(families)))
-            f = self._through(f, step)
+            # The pass is zero past the box on the way in (a player the group starts is at 0):
+            # that box alone is kept for the way back, the forward box is its padding.
+            f = self._fit(f, (f.shape[0], len(primes), step.total, *step.inward))
+            if odds:
+                kept.append((f, list(families)))
+            f = self._through(self._fit(f, (f.shape[0], len(primes), step.total, *step.forward)), step)
             tracked, total = list(step.work), step.total
             for p in step.dying:
                 d = tracked.index(p)
@@ -676,7 +678,8 @@ class _Run:
         step = self.fold.steps[j]
         primes = len(self.primes)
         # Over the box on the way in, where the forward pass was kept (a player the group starts
-        # is at 0 there): a fifth of the states of the forward box, or less.
+        # is at 0 there): on the slow views, a fifth of the forward box's states or less in all
+        # (group by group, up to all of them).
         box: list[int | slice] = list(step.coming_box)
         flat = self._split(f.reshape(f.shape[0], primes, -1))
         base = flat[0], [part[0] for part in flat[1]]

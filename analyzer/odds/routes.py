@@ -140,8 +140,7 @@ class Routes:
         before ``books()`` searches for a cheaper one (which takes milliseconds): when the fold
         is likely cheap and quicker than that plan, it is taken without the search. The one
         likely the fastest, when it is likely within the budget, else None; and how long each
-        counter weighed likely takes (nanoseconds; every one that fits when none is chosen,
-        nothing for a forced counter)."""
+        counter weighed likely takes (nanoseconds; nothing for a forced counter)."""
         if self.counter is not Counter.AUTO:
             return self.counter, {}
         fold = cache(folds) if folds is not None else (lambda: None)
