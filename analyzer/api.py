@@ -155,7 +155,8 @@ def threats(game: Game | Analysis, at: int | None = None) -> dict[str, list[Book
 
 def lockouts(game: Game | Analysis, at: int | None = None) -> list[Lockout]:
     """Books threatened from both sides, with the opponents each team must not ask. Given a
-    game, only the step ``at`` is solved.
+    game, only the step ``at`` is solved, but the hands are worked out from the whole record,
+    as on the command line: a record that no deal fits is refused at every step.
 
     >>> [(lk.book.name, lk.avoid(1)) for lk in lockouts(game, 11)]
     [('low-spades', ['Eli'])]

@@ -189,7 +189,7 @@ def test_sums_in_pieces_never_overflow() -> None:
 
 def test_a_count_without_the_odds_is_planned_and_bounded_as_one() -> None:
     """The jokers game's public view in its third round: the count alone carries no family of a
-    card forced on a player, costs a fifth as much as the count with the odds or less, holds a
+    card forced on a player, costs a fifth as much as the count with the odds or less, holds an
     eighth of its memory or less, and is folded. Book by book, the count alone is costed by its way
     forward too."""
     from analyzer.odds.books import BookCount
