@@ -151,6 +151,16 @@ def move(y: Array, x: Array, ax: int, back: bool, sign: int, start: str = "") ->
             (np.subtract if sign > 0 else np.add)(y3[crossed], x3[source], out=y3[crossed])
 
 
+def add_scaled(out: Array, a: Array, coef: int) -> None:
+    """``out += coef * a``, with no product for a coefficient of 1 or -1."""
+    if coef == 1:
+        out += a
+    elif coef == -1:
+        out -= a
+    else:
+        out += a * coef
+
+
 def inverses(n: int, primes: Sequence[int] | Array) -> Array:
     """1/n modulo each prime (``n`` not a multiple of any)."""
     return np.array([pow(n, -1, int(q)) for q in primes], dtype=np.int64)

@@ -55,8 +55,8 @@ import numpy.typing as npt
 
 from ..cards import Card
 from ..knowledge import Position
+from .arithmetic import add_scaled, deal_bound, inverses, move, primes_for, residues, stacked_tables
 from .arithmetic import crt as _crt
-from .arithmetic import deal_bound, inverses, move, primes_for, residues, stacked_tables
 from .routes import DEFAULT, Routes, TooLarge
 
 Array = npt.NDArray[np.int64]
@@ -1146,7 +1146,7 @@ class _Engine:
         for coef, a, scale in parts:
             if out is None:
                 out = np.zeros_like(a)
-            _add_scaled(out, self._reduce(a) if scale > room else a, coef)
+            add_scaled(out, self._reduce(a) if scale > room else a, coef)
             del a  # (else it stays alive while the next part is made)
         assert out is not None, "a group has terms"
         return residues(out, self.primes[: len(out)], 0, out=out)
@@ -1180,7 +1180,7 @@ class _Engine:
                 dst_all = out.reshape(shape)
                 room = _REDUCE_AT
             room -= abs(coef)
-            _add_scaled(dst_all[tuple(dst)], src_all[tuple(src)], coef)
+            add_scaled(dst_all[tuple(dst)], src_all[tuple(src)], coef)
         return self._reduce(out)
 
     def _correlate(self, pieces: Array, b: Array, box: _Box, key: int) -> Array:
@@ -1608,7 +1608,7 @@ class _Engine:
                 room = _REDUCE_AT
             room -= abs(coef)
             part = src[(slice(None), *(slice(x, e) for x, e in zip(v, ends, strict=True)))]
-            _add_scaled(out[(slice(None), *(slice(0, e - x) for x, e in zip(v, ends, strict=True)))], part, coef)
+            add_scaled(out[(slice(None), *(slice(0, e - x) for x, e in zip(v, ends, strict=True)))], part, coef)
         return self._reduce(out.reshape(k, keep.size))
 
 
@@ -1618,16 +1618,6 @@ def _coefficients(poly: Poly) -> Array:
     coefs = np.array([c for _, c in poly], dtype=np.int64)
     assert int(np.abs(coefs).sum()) < 1 << 31, "a group's coefficients stay small"
     return coefs
-
-
-def _add_scaled(out: Array, a: Array, coef: int) -> None:
-    """``out += coef * a``, with no product for a coefficient of 1 or -1."""
-    if coef == 1:
-        out += a
-    elif coef == -1:
-        out -= a
-    else:
-        out += a * coef
 
 
 def _shares(

@@ -45,7 +45,7 @@ import numpy.typing as npt
 
 from ..cards import Card
 from ..knowledge import Position
-from .arithmetic import crt, deal_bound, move, primes_for, residues, stacked_tables
+from .arithmetic import add_scaled, crt, deal_bound, move, primes_for, residues, stacked_tables
 from .books import _Group, _Model
 from .routes import DEFAULT, Routes, TooLarge
 
@@ -322,9 +322,9 @@ class FoldCount:
         every family); on the way back, every pass kept (over the box on the way in) and, for the
         group where it is most, the way back, its way through the group and its cards left out,
         summed per kind and mask, every family of each, and six boxes of one family more, an
-        allowance fitted to measured peaks. Against ``tracemalloc`` peaks of
-        547 probing views: those it puts at 30 MiB or more peak at 0.57-0.95 of it, the smallest at up
-        to 1.11. Without the odds: the forward box where it is biggest, about four times."""
+        allowance fitted to measured peaks. Against ``tracemalloc`` peaks of 547 probing views:
+        those it puts at 30 MiB or more peak at 0.57-0.95 of it, the smallest at up to 1.11 times
+        it. Without the odds: the forward box where it is biggest, about four times."""
         rows = 1 if self.one_by_one else len(self.primes)
         if not self.odds:
             return 4 * max((step.ahead for step in self.steps), default=0) * rows
@@ -380,12 +380,7 @@ def _plus(total: Array | None, coef: int, x: Array, ours: bool) -> Array:
         if ours and abs(coef) == 1:
             return x if coef == 1 else np.negative(x, out=x)
         return coef * x
-    if coef == 1:
-        total += x
-    elif coef == -1:
-        total -= x
-    else:
-        total += coef * x
+    add_scaled(total, x, coef)
     return total
 
 
