@@ -105,10 +105,11 @@ def odds(
             }
         )
         return
-    record = game.record
-    out.print(
-        f"[bold]Odds {record.after_label(n)}, as {plain(seen_by(name))} sees it[/bold] ({result.deals:,} fitting deals)"
-    )
+    title = f"Odds {game.record.after_label(n)}, as {seen_by(name)} sees it"
+    count = f"({result.deals:,} fitting deals)"
+    # The count on a line of its own where the terminal would break it in the middle of a number.
+    gap = " " if len(title) + 1 + len(count) <= out.width else "\n"
+    out.print(Text.assemble((title, "bold"), gap, count))
     cards = result.cards
     _card_grid(game, cards, lambda c, p: shade(cards[c].get(p, Fraction(0))))
 

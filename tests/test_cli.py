@@ -298,3 +298,22 @@ def test_report_and_batch_read_leniently(slips: Path, tmp_path: Path) -> None:
     assert code == 1 and "1 failed" in err
     code, _, err = run("batch", str(folder), "--out", str(tmp_path / "b"), "--workers", "1", "--lenient")
     assert code == 0 and "1 of 1 records analyzed" in err
+
+
+@pytest.mark.parametrize("width", ["80", "200"])
+def test_the_odds_title_never_breaks_the_count_of_deals(width: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Rich leaves long lines for the terminal to wrap; at 80 columns the count of deals was cut in
+    # the middle of a number ("...878,7" / "23,654,218 fitting deals)").
+    from cli import common
+
+    monkeypatch.setenv("COLUMNS", width)
+    monkeypatch.setattr(common.out, "_console", None)  # (made again at this width)
+    code, out, _ = run("odds", str(ROOT / "sample_logs" / "probing-opening.fish"))
+    count = "(104,108,732,615,463,431,529,896,878,723,654,218 fitting deals)"
+    title = "Odds after event 8, as the public sees it"
+    assert code == 0
+    lines = out.splitlines()
+    if width == "80":
+        assert lines[:2] == [title, count] and all(len(line.rstrip()) <= 80 for line in lines)
+    else:
+        assert lines[0] == f"{title} {count}"
