@@ -28,7 +28,7 @@ from .knowledge import PUBLIC, Position, ViewTracker
 from .record import Record
 from .replay import Game
 from .replay import replay as replay_record
-from .tactics import Claimable, Lockout, MistakeReport, claimable
+from .tactics import Claimable, Lockout, MistakeReport, claimable, explain_mistakes
 from .tactics import lockouts as find_lockouts
 from .tactics import mistakes as find_mistakes
 from .tactics import threats as find_threats
@@ -165,17 +165,25 @@ def lockouts(game: Game | Analysis, at: int | None = None) -> list[Lockout]:
     return find_lockouts(analysis, _step(analysis, at))
 
 
-def mistakes(game: Game | Analysis, odds: bool = False, workers: int = 1) -> MistakeReport:
-    """Missed and guessed claims, wrong claims, broken lockouts, hopeless asks and rule breaks;
-    with ``odds=True`` each quotes the odds the player faced. Given a game, each player is judged
-    in their own view wherever the record gives their hand, as on the command line (so a record
-    that no deal fits is refused as a whole, naming the first event after which none does).
+def mistakes(game: Game | Analysis, odds: bool = False, workers: int = 1, explain: bool = True) -> MistakeReport:
+    """Missed and guessed claims, wrong claims, broken lockouts, hopeless asks and rule breaks,
+    each with the explanations of what the player could have known (``explain=False`` leaves
+    them out, for speed); with ``odds=True`` each quotes the odds the player faced. Given a game,
+    each player is judged in their own view wherever the record gives their hand, as on the
+    command line (so a record that no deal fits is refused as a whole, naming the first event
+    after which none does).
 
-    >>> [(m.event, m.player, m.kind) for m in mistakes(game).mistakes]
+    >>> found = mistakes(game).mistakes
+    >>> [(m.event, m.player, m.kind) for m in found]
     [(12, 'Ben', 'broken-lockout')]
+    >>> why = found[0].explanations[0]
+    >>> why.conclusion.words, why.text[:28], why.text[-44:]
+    ('Anna holds 2♠', "1. 2♠ is not in Eli's hand. ", '6. So Anna holds 2♠: everyone else lacks it.')
     """
     analysis = game if isinstance(game, Analysis) else judged_analysis(game, workers=workers)[0]
     found = find_mistakes(analysis)
+    if explain:
+        found = explain_mistakes(analysis, found)
     if odds:
         from .tactics import quote_odds
 

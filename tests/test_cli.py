@@ -164,6 +164,19 @@ def test_mistakes_json_is_a_list(game: Path) -> None:
     assert [m["event"] for m in data] == sorted(m["event"] for m in data)
 
 
+@pytest.mark.parametrize("name", ["lockout.fish", "wrong-claim-opponent.fish", "simulated-game.fish"])
+def test_the_apis_mistakes_are_what_the_command_line_prints(name: str) -> None:
+    # The API's mistakes came with no explanations, where `halfsuit mistakes --json` has them.
+    import analyzer
+
+    path = ROOT / "sample_logs" / name
+    code, out, _ = run("mistakes", str(path), "--json")
+    assert code == 0
+    found = analyzer.mistakes(analyzer.replay(analyzer.load(path), lenient=True), odds=True).mistakes
+    assert [m.to_dict() for m in found] == json.loads(out)
+    assert any(m["explanations"] for m in json.loads(out))
+
+
 def test_record_commands(game: Path, tmp_path: Path) -> None:
     assert run("validate", str(game))[0] == 0
     code, out, _ = run("format", str(game))
