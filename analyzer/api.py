@@ -22,7 +22,6 @@ from . import record_json
 from .analysis import Analysis, Holders, Progress, solve_position
 from .analysis import analyze as analyze_game
 from .cards import Card, parse_card
-from .errors import UsageError
 from .hindsight import judged_analysis, judged_at
 from .knowledge import PUBLIC, Position, ViewTracker
 from .record import Record
@@ -93,7 +92,7 @@ def position(game: Game, at: int | None = None, view: str = PUBLIC) -> Position:
     >>> position(game, 11).known[parse_card("4S")]  # shown when Anna took it at event 4
     'Anna'
     """
-    return ViewTracker(game, view).position(check_step(game, at))
+    return ViewTracker(game, view).position(game.checked_step(at))
 
 
 def holders(game: Game, at: int | None = None, view: str = PUBLIC) -> Holders:
@@ -105,7 +104,7 @@ def holders(game: Game, at: int | None = None, view: str = PUBLIC) -> Holders:
     >>> h[parse_card("7S")], h[parse_card("2S")]
     (('Eli',), ('Anna',))
     """
-    return solve_position(ViewTracker(game, view), check_step(game, at))[1]
+    return solve_position(ViewTracker(game, view), game.checked_step(at))[1]
 
 
 def odds(game: Game, at: int | None = None, view: str = PUBLIC) -> Odds:
@@ -117,7 +116,7 @@ def odds(game: Game, at: int | None = None, view: str = PUBLIC) -> Odds:
     """
     from .odds import card_odds
 
-    return card_odds(solve_position(ViewTracker(game, view), check_step(game, at))[0])
+    return card_odds(solve_position(ViewTracker(game, view), game.checked_step(at))[0])
 
 
 def claims(game: Game, at: int | None = None, view: str = PUBLIC) -> list[Claimable]:
@@ -136,7 +135,7 @@ def analyze(game: Game, upto: int | None = None, workers: int = 1, progress: Pro
     >>> sorted(analysis.views), analysis.steps
     (['Anna', 'Ben', 'Cara', 'Dev', 'Eli', 'Fay', 'public'], 15)
     """
-    last = None if upto is None else check_step(game, upto)
+    last = None if upto is None else game.checked_step(upto)
     return analyze_game(game, upto=last, workers=workers, progress=progress)
 
 
@@ -200,7 +199,7 @@ def advice(game: Game, player: str, at: int | None = None) -> Advice:
     """
     from .advice import suggest
 
-    return suggest(game, player, check_step(game, at))
+    return suggest(game, player, game.checked_step(at))
 
 
 def report(
@@ -240,26 +239,14 @@ def batch(
     return run_batch(folder, out_dir, workers, progress)
 
 
-def check_step(game: Game, at: int | None, last: int | None = None) -> int:
-    """The step asked for, 0 to ``last`` (default: the end of the game); refused outside, where a
-    list index would fail or, below 0, silently count from the end. None is the end, or the last
-    trusted step of a lenient replay."""
-    end = len(game.events) if last is None else last
-    if at is None:
-        return min(end, game.trusted_until)
-    if not 0 <= at <= end:
-        raise UsageError(f"at={at} is out of range: steps go from 0 to {end}", path=game.record.path)
-    return at
-
-
 def _step(analysis: Analysis, at: int | None) -> int:
-    return check_step(analysis.game, at, analysis.steps)
+    return analysis.game.checked_step(at, analysis.steps)
 
 
 def _at_one_step(game: Game | Analysis, at: int | None) -> Analysis:
     """The analysis given, or every view the command line judges (worked-out hands included)
     solved at the one step asked for."""
-    return game if isinstance(game, Analysis) else judged_at(game, check_step(game, at))
+    return game if isinstance(game, Analysis) else judged_at(game, game.checked_step(at))
 
 
 __all__ = [

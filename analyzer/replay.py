@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from .cards import Book, Card
-from .errors import RuleBreak
+from .errors import RuleBreak, UsageError
 from .record import Ask, Claim, Event, Pass, Record, actor
 from .rules import (
     TURN_CODES,
@@ -138,6 +138,20 @@ class Game:
 
     def step(self, at: int) -> Step:
         return self.steps[at]
+
+    def checked_step(self, at: int | None, last: int | None = None, option: str = "at=") -> int:
+        """The step asked for, 0 to ``last`` (default: the end of the game; less for an analysis
+        that stops early); refused outside, where a list index would fail or, below 0, silently
+        count from the end, in words that name it as ``option`` (the command line's ``"--at "``).
+        None is the end, or the last trusted step of a lenient replay."""
+        end = len(self.events) if last is None else last
+        if at is None:
+            return min(end, self.trusted_until)
+        if not 0 <= at <= end:
+            has = f"the record has {plural(len(self.events), 'event')}"
+            goes = has if end == len(self.events) else f"{has}, but the analysis covers steps 0 to {end} only"
+            raise UsageError(f"{option}{at} is out of range: {goes}", path=self.record.path)
+        return at
 
     @cached_property
     def numbers(self) -> list[int]:

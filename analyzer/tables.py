@@ -89,10 +89,9 @@ def odds_table(
     >>> t.filter(pl.col("card") == "2S", pl.col("odds") > 0).select("player", "odds").rows()
     [('Anna', 0.34...), ('Ben', 0.32...), ('Eli', 0.32...)]
     """
-    from .api import check_step
     from .odds import card_odds
 
-    chosen = list(range(len(game.events) + 1)) if steps is None else [check_step(game, s) for s in steps]
+    chosen = list(range(len(game.events) + 1)) if steps is None else [game.checked_step(s) for s in steps]
     tick = counter(len(views) * len(chosen), progress)
     players = game.record.players
     rows = []

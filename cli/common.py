@@ -240,15 +240,7 @@ def break_lines(game: Game) -> list[str]:
 
 def check_at(game: Game, at: int | None) -> int:
     """The step asked for; by default the last one (the last trusted one of a lenient replay)."""
-    from analyzer.errors import UsageError
-    from analyzer.wording import plural
-
-    n = len(game.events)
-    if at is None:
-        return game.trusted_until
-    if not 0 <= at <= n:
-        raise UsageError(f"--at {at} is out of range: the record has {plural(n, 'event')}", path=game.record.path)
-    return at
+    return game.checked_step(at, option="--at ")
 
 
 def check_view(game: Game, view: str) -> str:

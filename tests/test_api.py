@@ -96,6 +96,13 @@ def test_a_step_outside_the_game_is_refused(at: int) -> None:
     for ask in asks:
         with pytest.raises(analyzer.UsageError, match="out of range"):
             ask()
+    # In the command line's words, the option named as the API names it.
+    with pytest.raises(analyzer.UsageError, match=f": at={at} is out of range: the record has 15 events$"):
+        analyzer.holders(game, at)
+    with pytest.raises(
+        analyzer.UsageError, match="the record has 15 events, but the analysis covers steps 0 to 11 only"
+    ):
+        analyzer.threats(analysis, 12)
 
 
 def test_by_default_a_lenient_replay_is_read_up_to_its_last_trusted_step() -> None:
