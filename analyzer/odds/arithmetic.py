@@ -10,7 +10,7 @@ remainder theorem.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
 
 import numpy as np
@@ -149,6 +149,17 @@ def move(y: Array, x: Array, ax: int, back: bool, sign: int, start: str = "") ->
             y3[crossed] = 0
         else:
             (np.subtract if sign > 0 else np.add)(y3[crossed], x3[source], out=y3[crossed])
+
+
+def pieces(a: Array, bits: int) -> Iterator[Array]:
+    """A reduced array (values in [0, 2**31)) in pieces of ``bits`` bits, lowest first, made as
+    they are used: piece j times 2 ** (j * bits), summed, is ``a``. A dot product of a piece with
+    residues over 2**L states stays inside int64 when ``bits + 31 + L < 63``."""
+    mask = (1 << bits) - 1
+    shifts = range(0, 31, bits)
+    # a < 2**31: the last piece needs no mask, the first no shift.
+    for shift in shifts:
+        yield a & mask if not shift else a >> shift if shift == shifts[-1] else (a >> shift) & mask
 
 
 def add_scaled(out: Array, a: Array, coef: int) -> None:

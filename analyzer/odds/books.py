@@ -55,7 +55,7 @@ import numpy.typing as npt
 
 from ..cards import Card
 from ..knowledge import Position
-from .arithmetic import add_scaled, deal_bound, inverses, move, primes_for, residues, stacked_tables
+from .arithmetic import add_scaled, deal_bound, inverses, move, pieces, primes_for, residues, stacked_tables
 from .arithmetic import crt as _crt
 from .routes import DEFAULT, Routes, TooLarge
 
@@ -1093,11 +1093,7 @@ class _Engine:
 
     def _pieces_one_by_one(self, f: Array) -> Iterator[Array]:
         """``_pieces(f)``, made as they are used."""
-        mask = (1 << self.piece) - 1
-        shifts = range(0, 31, self.piece)
-        # f < 2**31: the last piece needs no mask, the first no shift.
-        for shift in shifts:
-            yield f & mask if not shift else f >> shift if shift == shifts[-1] else (f >> shift) & mask
+        return pieces(f, self.piece)
 
     def _dot(self, pieces: Iterable[Array], b: Array, box: _Box, t: int = -1) -> Array:
         """Sum over states s of f[s] * b[s + one in dim t] (t = -1: no move), modulo each prime.
