@@ -2,16 +2,16 @@
 corpus of probing openings.
 
     python scripts/bench_odds.py [--step N] [--runs N] [--no-plain]
-    python scripts/bench_odds.py --corpus probing [--seeds N]
+    python scripts/bench_odds.py --corpus probing [--seeds N] [--whole]
 
 The probing corpus: games simulated with ``--style probing`` (each player probes a book of its
 own for two rounds, most asks fail), 6 and 8 players, the standard, jokers and ranks decks, and
 the standard deck under house must-declare; every view (public and each hand) at every step of
-the opening (three asks per player). It prints per group the views, the median, 99th percentile
-and worst milliseconds of processor time of one ``card_odds`` call (``time.process_time``: on
-a machine shared with other work, wall time measures the load more than the count), the worst
-peak of memory one view allocated (``tracemalloc``, in a second sweep, so it does not slow the
-first), and the slowest views.
+the opening (three asks per player), or with ``--whole`` of the whole game. It prints per group
+the views, the median, 99th percentile and worst milliseconds of processor time of one
+``card_odds`` call (``time.process_time``: on a machine shared with other work, wall time
+measures the load more than the count), the worst peak of memory one view allocated
+(``tracemalloc``, in a second sweep, so it does not slow the first), and the slowest views.
 
 Prints, for the 6-player and the 8-player records apart, how many views were timed, the
 maximum, 99th and 90th percentile and median milliseconds (of processor time) of one
@@ -125,9 +125,9 @@ PROBING = [
 ]
 
 
-def probing_views(seeds: int, only: str) -> list[tuple[str, str, Position]]:
+def probing_views(seeds: int, only: str, whole: bool = False) -> list[tuple[str, str, Position]]:
     """(group, view name, position) for every view at every step of each probing opening (of
-    the groups whose label contains ``only``)."""
+    the groups whose label contains ``only``), or with ``whole`` of each whole game."""
     out = []
     exact = any(only == label for label, _, _, _ in PROBING)
     for label, players, deck, house in PROBING:
@@ -136,17 +136,18 @@ def probing_views(seeds: int, only: str) -> list[tuple[str, str, Position]]:
         for seed in range(seeds):
             rec = simulate(players=players, deck=deck, house=house, seed=seed, style=Style.PROBING)
             game = replay(rec)
-            for at in range(min(len(rec.events), 3 * players) + 1):
+            last = len(rec.events) if whole else min(len(rec.events), 3 * players)
+            for at in range(last + 1):
                 for view in [PUBLIC, *rec.hands]:
                     out.append((label, f"seed {seed} {view} @{at}", knowledge.position(game, at, view)))
     return out
 
 
-def probing(seeds: int, only: str, dump: str = "") -> None:
+def probing(seeds: int, only: str, dump: str = "", whole: bool = False) -> None:
     """Time, then measure the memory of, every view of the probing corpus."""
     import tracemalloc
 
-    views = probing_views(seeds, only)
+    views = probing_views(seeds, only, whole)
     if views:  # start-up (numpy's first calls, the factorial tables) is not any view's time
         with contextlib.suppress(TooLarge):
             card_odds(views[0][2])
@@ -170,7 +171,8 @@ def probing(seeds: int, only: str, dump: str = "") -> None:
             card_odds(pos)
         peaks[group] = max(peaks.get(group, 0), tracemalloc.get_traced_memory()[1] - base)
     tracemalloc.stop()
-    print(f"card_odds on probing openings, one view (ms of processor time), seeds 0..{seeds - 1}")
+    games = "whole probing games" if whole else "probing openings"
+    print(f"card_odds on {games}, one view (ms of processor time), seeds 0..{seeds - 1}")
     print(
         f"{'group':<22} {'views':>6} {'median':>7} {'p99':>7} {'worst':>7} {'peak MiB':>9} {'>250ms':>7} "
         f"{'not counted':>12}"
@@ -205,10 +207,11 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=1, help="probing corpus: games per group")
     parser.add_argument("--group", default="", help="probing corpus: only the groups whose name has this")
     parser.add_argument("--dump", default="", help="probing corpus: write every view's time to this JSON file")
+    parser.add_argument("--whole", action="store_true", help="probing corpus: every step of the game, not the opening")
     args = parser.parse_args()
     keep_freed_memory()  # as the command line does
     if args.corpus == "probing":
-        probing(args.seeds, args.group, args.dump)
+        probing(args.seeds, args.group, args.dump, args.whole)
         return
     if args.emit:
         print(json.dumps(timings(args.step, args.repeat)))
