@@ -135,7 +135,7 @@ def analyze(game: Game, upto: int | None = None, workers: int = 1, progress: Pro
     >>> sorted(analysis.views), analysis.steps
     (['Anna', 'Ben', 'Cara', 'Dev', 'Eli', 'Fay', 'public'], 15)
     """
-    last = None if upto is None else game.checked_step(upto)
+    last = None if upto is None else game.checked_step(upto, option="upto=")
     return analyze_game(game, upto=last, workers=workers, progress=progress)
 
 

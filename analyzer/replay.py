@@ -148,9 +148,10 @@ class Game:
         if at is None:
             return min(end, self.trusted_until)
         if not 0 <= at <= end:
-            has = f"the record has {plural(len(self.events), 'event')}"
-            goes = has if end == len(self.events) else f"{has}, but the analysis covers steps 0 to {end} only"
-            raise UsageError(f"{option}{at} is out of range: {goes}", path=self.record.path)
+            n = len(self.events)
+            steps = "steps go" if end == n else "the analysis covers steps"
+            told = f"{steps} from 0 to {end} (the record has {plural(n, 'event')})"
+            raise UsageError(f"{option}{at} is out of range: {told}", path=self.record.path)
         return at
 
     @cached_property

@@ -91,7 +91,9 @@ def odds_table(
     """
     from .odds import card_odds
 
-    chosen = list(range(len(game.events) + 1)) if steps is None else [game.checked_step(s) for s in steps]
+    chosen = (
+        list(range(len(game.events) + 1)) if steps is None else [game.checked_step(s, option="steps: ") for s in steps]
+    )
     tick = counter(len(views) * len(chosen), progress)
     players = game.record.players
     rows = []

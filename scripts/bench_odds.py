@@ -1,5 +1,5 @@
 """Time the exact odds on every step of every view of the shared simulated records, or of a
-corpus of probing openings.
+corpus of probing games (their openings, or with ``--whole`` the whole games).
 
     python scripts/bench_odds.py [--step N] [--runs N] [--no-plain]
     python scripts/bench_odds.py --corpus probing [--seeds N] [--whole]

@@ -6,6 +6,7 @@ import doctest
 import subprocess
 import sys
 import types
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -97,12 +98,26 @@ def test_a_step_outside_the_game_is_refused(at: int) -> None:
         with pytest.raises(analyzer.UsageError, match="out of range"):
             ask()
     # In the command line's words, the option named as the API names it.
-    with pytest.raises(analyzer.UsageError, match=f": at={at} is out of range: the record has 15 events$"):
+    with pytest.raises(
+        analyzer.UsageError, match=rf": at={at} is out of range: steps go from 0 to 15 \(the record has 15 events\)$"
+    ):
         analyzer.holders(game, at)
     with pytest.raises(
-        analyzer.UsageError, match="the record has 15 events, but the analysis covers steps 0 to 11 only"
+        analyzer.UsageError,
+        match=r"at=12 is out of range: the analysis covers steps from 0 to 11 \(the record has 15 events\)",
     ):
         analyzer.threats(analysis, 12)
+    with pytest.raises(analyzer.UsageError, match=f": upto={at} is out of range"):
+        analyzer.analyze(game, upto=at)
+    with pytest.raises(analyzer.UsageError, match=f": steps: {at} is out of range"):
+        analyzer.odds_table(game, steps=[3, at])
+
+
+def test_mistakes_come_explained_unless_asked_not_to() -> None:
+    game = analyzer.replay(analyzer.load(ROOT / "sample_logs" / "lockout.fish"))
+    explained, plain = analyzer.mistakes(game).mistakes, analyzer.mistakes(game, explain=False).mistakes
+    assert all(m.explanations for m in explained) and not any(m.explanations for m in plain)
+    assert [replace(m, explanations=()) for m in explained] == plain
 
 
 def test_by_default_a_lenient_replay_is_read_up_to_its_last_trusted_step() -> None:

@@ -187,6 +187,17 @@ def test_sums_in_pieces_never_overflow() -> None:
             assert got[0, k] == got[1, k] == want
 
 
+@pytest.mark.parametrize("bits", [1, 2, 7, 11, 15, 16, 30, 31])
+def test_bit_pieces_add_back_up_to_the_residues(bits: int) -> None:
+    edges = [0, 1, (1 << bits) - 1, 1 << bits, (1 << 31) - 1]
+    values = [v for v in edges if v < 1 << 31] + random.Random(bits).sample(range(1 << 31), 200)
+    a = np.array(values, dtype=np.int64)
+    parts = list(arithmetic.bit_pieces(a, bits))
+    assert len(parts) == -(-31 // bits)
+    assert all(int(part.min()) >= 0 and int(part.max()) < 1 << bits for part in parts)
+    assert [sum(int(part[i]) << (j * bits) for j, part in enumerate(parts)) for i in range(len(values))] == values
+
+
 def test_a_count_without_the_odds_is_planned_and_bounded_as_one() -> None:
     """The jokers game's public view in its third round: the count alone carries no family of a
     card forced on a player, costs a fifth as much as the count with the odds or less, holds an

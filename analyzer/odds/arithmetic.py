@@ -1,10 +1,11 @@
 """Exact integers by modular arithmetic: the primes, factorial tables and the Chinese remainder
-theorem that both counters use.
+theorem that the counters use, and the array steps they share (moves along an axis, residues in
+bit pieces for exact dot products).
 
-Counts of deals reach 10**38, too big for numpy's integers; the counters work modulo a few
-primes below 2**31 (a product of two residues fits in 62 bits), as many as it takes for their
-product to exceed a bound on the result, and the exact integer comes back by the Chinese
-remainder theorem.
+Counts of deals reach 10**43 (eight players, the jokers deck, at the deal), too big for numpy's
+integers; the counters work modulo a few primes below 2**31 (a product of two residues fits in
+62 bits), as many as it takes for their product to exceed a bound on the result, and the exact
+integer comes back by the Chinese remainder theorem.
 """
 
 from __future__ import annotations
@@ -151,15 +152,19 @@ def move(y: Array, x: Array, ax: int, back: bool, sign: int, start: str = "") ->
             (np.subtract if sign > 0 else np.add)(y3[crossed], x3[source], out=y3[crossed])
 
 
-def pieces(a: Array, bits: int) -> Iterator[Array]:
+def bit_pieces(a: Array, bits: int) -> Iterator[Array]:
     """A reduced array (values in [0, 2**31)) in pieces of ``bits`` bits, lowest first, made as
     they are used: piece j times 2 ** (j * bits), summed, is ``a``. A dot product of a piece with
     residues over 2**L states stays inside int64 when ``bits + 31 + L < 63``."""
     mask = (1 << bits) - 1
     shifts = range(0, 31, bits)
-    # a < 2**31: the last piece needs no mask, the first no shift.
     for shift in shifts:
-        yield a & mask if not shift else a >> shift if shift == shifts[-1] else (a >> shift) & mask
+        if shift == 0:
+            yield a & mask
+        elif shift == shifts[-1]:
+            yield a >> shift  # (below 2**(31 - shift), which is at most 2**bits: no mask)
+        else:
+            yield (a >> shift) & mask
 
 
 def add_scaled(out: Array, a: Array, coef: int) -> None:

@@ -55,7 +55,7 @@ import numpy.typing as npt
 
 from ..cards import Card
 from ..knowledge import Position
-from .arithmetic import add_scaled, deal_bound, inverses, move, pieces, primes_for, residues, stacked_tables
+from .arithmetic import add_scaled, bit_pieces, deal_bound, inverses, move, primes_for, residues, stacked_tables
 from .arithmetic import crt as _crt
 from .routes import DEFAULT, Routes, TooLarge
 
@@ -1093,7 +1093,7 @@ class _Engine:
 
     def _pieces_one_by_one(self, f: Array) -> Iterator[Array]:
         """``_pieces(f)``, made as they are used."""
-        return pieces(f, self.piece)
+        return bit_pieces(f, self.piece)
 
     def _dot(self, pieces: Iterable[Array], b: Array, box: _Box, t: int = -1) -> Array:
         """Sum over states s of f[s] * b[s + one in dim t] (t = -1: no move), modulo each prime.

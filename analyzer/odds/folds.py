@@ -45,7 +45,7 @@ import numpy.typing as npt
 
 from ..cards import Card
 from ..knowledge import Position
-from .arithmetic import add_scaled, crt, deal_bound, move, pieces, primes_for, residues, stacked_tables
+from .arithmetic import add_scaled, bit_pieces, crt, deal_bound, move, primes_for, residues, stacked_tables
 from .books import _Group, _Model
 from .routes import DEFAULT, Routes, TooLarge
 
@@ -463,7 +463,7 @@ class _Run:
         """Residues in pieces of ``bits`` bits, highest first: a sum over a box of a piece times
         residues stays inside int64."""
         bits = max(1, 31 - a.shape[-1].bit_length())
-        return bits, list(pieces(a, bits))[::-1]
+        return bits, list(bit_pieces(a, bits))[::-1]
 
     def _dot(self, pieces: Pieces, b: Array, lead: str, b_lead: str, out: str) -> Array:
         """Per prime (the last index of ``out``), the sum over the states (the last axis) of
