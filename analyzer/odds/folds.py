@@ -36,7 +36,7 @@ row per prime; the exact integers come back by the Chinese remainder theorem.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -171,65 +171,66 @@ class FoldCount:
 
     def _order(self) -> tuple[list[int], int]:
         """The order of the groups keeping the work least (the sum over groups of their box
-        times their card factors), and that work."""
+        times their card factors), and that work: the best of all orders by dynamic programming
+        over the sets of groups done, up to ``_EXACT_ORDER`` groups, else greedy. Ties go to the
+        group listed first."""
         k = len(self.model.groups)
-        slots = self.model.slots
-        players = range(len(slots))
-        most, touch = self.most, self.touch
-        ops = [sum(len(ms) for _, ms in g.terms) for g in self.model.groups]
-        whole = self.whole
         full = (1 << k) - 1
-        touched_by: dict[int, int] = {0: 0}  # players the groups in a set concern
-        for mask in range(1, full + 1) if k <= _EXACT_ORDER else ():
-            low = mask & -mask
-            touched_by[mask] = touched_by[mask ^ low] | touch[low.bit_length() - 1]
+        if k > _EXACT_ORDER:
+            order: list[int] = []
+            done, cost = 0, 0
+            for _ in range(k):
+                work = self._works(np.array([done], dtype=np.int64))[0]
+                i = min((i for i in range(k) if not done >> i & 1), key=lambda i: int(work[i]))
+                cost += int(work[i])
+                order.append(i)
+                done |= 1 << i
+            return order, cost
+        # A set of groups (a bit mask) at a time, the sets of each size together: the best way
+        # to a set ends with the group whose way in, from the best way to the rest, costs least.
+        masks = np.arange(full + 1, dtype=np.int64)
+        work = self._works(masks)
+        best = np.zeros(full + 1, dtype=np.int64)
+        last = np.zeros(full + 1, dtype=np.int64)  # the group each best way ends with
+        groups = np.arange(k)[:, None]
+        sizes = (masks[:, None] >> groups.T & 1).sum(axis=1)
+        for size in range(1, k + 1):
+            sets = masks[sizes == size]
+            before = sets ^ (1 << groups)  # (a group, a set): the set without the group
+            ways = np.where(sets >> groups & 1 == 1, best[before] + work[before, groups], np.iinfo(np.int64).max)
+            last[sets] = ways.argmin(axis=0)
+            best[sets] = ways.min(axis=0)
+        order, mask = [], full
+        while mask:
+            order.append(int(last[mask]))
+            mask ^= 1 << order[-1]
+        return order[::-1], int(best[full])
 
-        def concern(groups: int) -> int:
-            known = touched_by.get(groups)
-            return _or(touch, groups) if known is None else known
+    def _works(self, done: Array) -> Array:
+        """Per set of groups done (a bit mask, one per row) and group next (a column): the next
+        group's work, its card factors times its box: each player some group done and some group
+        to come (or the next one) concern, up to the most they can have then, and the range of the
+        total of the players folded."""
+        k, slots = len(self.model.groups), np.array(self.model.slots, dtype=np.int64)
+        players, groups = np.arange(len(slots)), np.arange(k)
+        touch = np.array(self.touch, dtype=np.int64)
+        most = np.array(self.most, dtype=np.int64).reshape(k, len(slots))
+        ops = np.array([sum(len(ms) for _, ms in g.terms) for g in self.model.groups], dtype=np.int64)
 
-        totals: dict[int, int] = {}  # the range of the total, per set of players folded
+        def concern(sets: Array) -> Array:
+            """The players the groups of each set concern."""
+            who: Array = np.bitwise_or.reduce(np.where(sets[..., None] >> groups & 1 == 1, touch, 0), axis=-1)
+            return who
 
-        def work(done: int, got: list[int], nxt: int) -> int:
-            seen = concern(done)
-            active = (seen & concern(full & ~done & ~(1 << nxt))) | touch[nxt]
-            size, adds, left = 1, most[nxt], active
-            while left:
-                p = (left & -left).bit_length() - 1
-                left &= left - 1
-                size *= min(slots[p], got[p] + adds[p] + 1) + 1
-            folded = seen & ~active
-            total = totals.get(folded)
-            if total is None:
-                total = totals[folded] = min(self.n, 1 + sum(whole[p] for p in players if folded >> p & 1)) + 1
-            return size * total * ops[nxt]
-
-        if k <= _EXACT_ORDER:
-            got_of: dict[int, list[int]] = {0: [0] * len(slots)}
-            best: dict[int, tuple[int, list[int]]] = {0: (0, [])}
-            for mask in range(1, full + 1):
-                low = mask & -mask
-                got_of[mask] = [a + b for a, b in zip(got_of[mask ^ low], most[low.bit_length() - 1], strict=True)]
-                choice: tuple[int, list[int]] | None = None
-                for i in range(k):
-                    if mask >> i & 1:
-                        before = mask & ~(1 << i)
-                        so_far, way = best[before]
-                        so_far += work(before, got_of[before], i)
-                        if choice is None or so_far < choice[0]:
-                            choice = (so_far, [*way, i])
-                assert choice is not None
-                best[mask] = choice
-            return best[full][1], best[full][0]
-        order: list[int] = []
-        done, cost, got = 0, 0, [0] * len(slots)
-        for _ in range(k):
-            i = min((i for i in range(k) if not done >> i & 1), key=lambda i: work(done, got, i))
-            cost += work(done, got, i)
-            order.append(i)
-            done |= 1 << i
-            got = [a + b for a, b in zip(got, most[i], strict=True)]
-        return order, cost
+        seen = concern(done)[:, None]
+        active = (seen & concern(((1 << k) - 1) & ~done[:, None] & ~(1 << groups))) | touch  # (set, next)
+        got = (done[:, None] >> groups & 1) @ most  # per player, the most the groups done give it
+        ranges = np.minimum(slots, got[:, None, :] + most + 1) + 1  # (set, next, player)
+        size = np.where(active[..., None] >> players & 1 == 1, ranges, 1).prod(axis=-1)
+        folded = (seen & ~active)[..., None] >> players & 1
+        total = np.minimum(self.n, 1 + folded @ np.array(self.whole, dtype=np.int64)) + 1
+        out: Array = size * total * ops
+        return out
 
     def _steps(self) -> list[_Step]:
         slots = self.model.slots
@@ -382,14 +383,6 @@ def _plus(total: Array | None, coef: int, x: Array, ours: bool) -> Array:
         return coef * x
     add_scaled(total, x, coef)
     return total
-
-
-def _or(touch: Sequence[int], groups: int) -> int:
-    out = 0
-    for i, t in enumerate(touch):
-        if groups >> i & 1:
-            out |= t
-    return out
 
 
 class _Run:
