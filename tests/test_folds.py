@@ -112,8 +112,8 @@ def test_the_order_searched_is_the_least_work_of_all_orders(
     players: int, deck: DeckKind, at: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The work of an order, from its steps (each group's box times its card factors), over every
-    order of seven groups: the search finds the least, and says what it is; so does the greedy
-    order of its own."""
+    order of seven groups: the search finds the least, and says what it is; the greedy order's
+    stated cost is its work too."""
     fold = FoldCount(knowledge.position(_probing(players, deck), at, PUBLIC))
     assert len(fold.model.groups) == 7
 

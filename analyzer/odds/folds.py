@@ -172,8 +172,9 @@ class FoldCount:
     def _order(self) -> tuple[list[int], int]:
         """The order of the groups keeping the work least (the sum over groups of their box
         times their card factors), and that work: the best of all orders by dynamic programming
-        over the sets of groups done, up to ``_EXACT_ORDER`` groups, else greedy. Ties go to the
-        group listed first."""
+        over the sets of groups done, up to ``_EXACT_ORDER`` groups, else greedy. On a tie, the
+        exact search ends each set with the group listed first; greedy takes the group listed
+        first next."""
         k = len(self.model.groups)
         full = (1 << k) - 1
         if k > _EXACT_ORDER:
@@ -186,8 +187,8 @@ class FoldCount:
                 order.append(i)
                 done |= 1 << i
             return order, cost
-        # A set of groups (a bit mask) at a time, the sets of each size together: the best way
-        # to a set ends with the group whose way in, from the best way to the rest, costs least.
+        # Sets of groups as bit masks, all the sets of one size at once: the best way to a set
+        # ends with the group whose way in, from the best way to the rest, costs least.
         masks = np.arange(full + 1, dtype=np.int64)
         work = self._works(masks)
         best = np.zeros(full + 1, dtype=np.int64)
@@ -208,9 +209,11 @@ class FoldCount:
 
     def _works(self, done: Array) -> Array:
         """Per set of groups done (a bit mask, one per row) and group next (a column): the next
-        group's work, its card factors times its box: each player some group done and some group
-        to come (or the next one) concern, up to the most they can have then, and the range of the
-        total of the players folded."""
+        group's work, its card factors times its box. The box holds the players the next group
+        concerns and those some group done and some group to come concern, each up to the most
+        the groups done and the next can give it, with room for a forced card, and the range of
+        the total of the players folded. (Where the next group is among those done, the entry
+        means nothing: the search does not read it.)"""
         k, slots = len(self.model.groups), np.array(self.model.slots, dtype=np.int64)
         players, groups = np.arange(len(slots)), np.arange(k)
         touch = np.array(self.touch, dtype=np.int64)
