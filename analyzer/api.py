@@ -167,10 +167,12 @@ def lockouts(game: Game | Analysis, at: int | None = None) -> list[Lockout]:
 def mistakes(game: Game | Analysis, odds: bool = False, workers: int = 1, explain: bool = True) -> MistakeReport:
     """Missed and guessed claims, wrong claims, broken lockouts, hopeless asks and rule breaks,
     each with the explanations of what the player could have known (``explain=False`` leaves
-    them out, for speed); with ``odds=True`` each quotes the odds the player faced. Given a game,
-    each player is judged in their own view wherever the record gives their hand, as on the
-    command line (so a record that no deal fits is refused as a whole, naming the first event
-    after which none does).
+    them out, for speed); with ``odds=True`` each quotes the odds the player faced (raising
+    ``TooLarge`` if a view's odds are past the counter's budget, where the command line says the
+    odds were not quoted and lists the mistakes all the same). Given a game, each player is
+    judged in their own view wherever the record gives their hand, as on the command line (so a
+    record that no deal fits is refused as a whole, naming the first event after which none
+    does).
 
     >>> found = mistakes(game).mistakes
     >>> [(m.event, m.player, m.kind) for m in found]
