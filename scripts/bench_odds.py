@@ -137,9 +137,10 @@ def probing_views(seeds: int, only: str, whole: bool = False) -> list[tuple[str,
             rec = simulate(players=players, deck=deck, house=house, seed=seed, style=Style.PROBING)
             game = replay(rec)
             last = len(rec.events) if whole else min(len(rec.events), 3 * players)
+            trackers = {view: knowledge.ViewTracker(game, view) for view in [PUBLIC, *rec.hands]}
             for at in range(last + 1):
-                for view in [PUBLIC, *rec.hands]:
-                    out.append((label, f"seed {seed} {view} @{at}", knowledge.position(game, at, view)))
+                for view, tracker in trackers.items():
+                    out.append((label, f"seed {seed} {view} @{at}", tracker.position(at)))
     return out
 
 

@@ -1078,7 +1078,7 @@ class _Engine:
 
     def _pieces(self, f: Array) -> list[Array]:
         """A reduced array split in pieces of ``piece`` bits, so that no dot product overflows."""
-        return list(self._pieces_one_by_one(f))
+        return list(bit_pieces(f, self.piece))
 
     def _dots(self, f: Array, b: Array, box: _Box, ts: Sequence[int]) -> list[Array]:
         """``_dot(_pieces(f), b, box, t)`` for each t, making one piece at a time (a piece is a
@@ -1086,14 +1086,10 @@ class _Engine:
         out = [np.zeros(len(b), dtype=np.int64) for _ in ts]
         p = self.p[: len(b)]
         scales = self._scales(len(b))
-        for j, piece in enumerate(self._pieces_one_by_one(f)):
+        for j, piece in enumerate(bit_pieces(f, self.piece)):
             for x, t in enumerate(ts):
                 out[x] = (out[x] + self._dot([piece], b, box, t) * scales[j] % p) % p
         return out
-
-    def _pieces_one_by_one(self, f: Array) -> Iterator[Array]:
-        """``_pieces(f)``, made as they are used."""
-        return bit_pieces(f, self.piece)
 
     def _dot(self, pieces: Iterable[Array], b: Array, box: _Box, t: int = -1) -> Array:
         """Sum over states s of f[s] * b[s + one in dim t] (t = -1: no move), modulo each prime.
@@ -1371,7 +1367,7 @@ class _Engine:
         # A slice of the states at a time (a piece of the whole is as big as the final box).
         total = np.zeros(self.k, dtype=np.int64)
         for lo in range(0, a.shape[1], _SLICE):
-            part = self._dot(self._pieces_one_by_one(a[:, lo : lo + _SLICE]), weight[:, lo : lo + _SLICE], plan.final)
+            part = self._dot(bit_pieces(a[:, lo : lo + _SLICE], self.piece), weight[:, lo : lo + _SLICE], plan.final)
             total = (total + part) % self.p
         return total, _Forward(total, before, ahead, weight, per_player, a)
 
@@ -1572,7 +1568,7 @@ class _Engine:
         moved = np.take(padded, self._targets(sparse.live, sparse.coords, box, keys), axis=1)
         sums = np.zeros((k, len(keys)), dtype=np.int64)
         scales = self._scales(k)
-        for j, piece in enumerate(self._pieces_one_by_one(start[:, sparse.live])):
+        for j, piece in enumerate(bit_pieces(start[:, sparse.live], self.piece)):
             part = np.einsum("kn,kun->ku", piece, moved) % p[:, None]
             sums = (sums + part * scales[j][:, None]) % p[:, None]
         self._odds_from_sums(g, sums, found)
