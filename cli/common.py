@@ -18,7 +18,7 @@ from analyzer.errors import HalfsuitError
 from analyzer.rules import HouseRule, RuleSet
 
 from .main import PROCESS, by_interrupt, interrupted
-from .terminal import escape
+from .terminal import escape, line_breaks
 
 # The library and rich load inside the functions that use them: a command imports what it
 # uses, and `halfsuit --help` none of it.
@@ -48,6 +48,22 @@ class _Later:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.made(), name)
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        """``Console.print``; on a terminal, a line of text wider than it breaks between words,
+        each next line under the first one's text, as ``terminal.say`` breaks it (elsewhere, and
+        for anything but one line of text, as rich prints it)."""
+        from rich.text import Text
+
+        console = self.made()
+        line = objects[0] if len(objects) == 1 and not options and console.is_terminal else None
+        if isinstance(line, str):
+            line = console.render_str(line)
+        if not isinstance(line, Text) or "\n" in line.plain:
+            console.print(*objects, **options)
+            return
+        for start, end, column in line_breaks(line.plain, console.width):
+            console.print(Text(" " * column) + line[start:end])
 
 
 def console_of(console: Console) -> Console:

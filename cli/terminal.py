@@ -1,7 +1,8 @@
 """Printing for the commands answered at the table, without loading rich (a fifth of a second's
 start on a slow machine): rich's console markup as halfsuit writes it (``[bold]``, ``[dim]``,
 colours, ``[/]``), as ANSI styles on a terminal and as plain text elsewhere, the same text rich
-prints; and rich's borderless tables, the same layout.
+prints; rich's borderless tables, the same layout; and, on a terminal, a line wider than it
+broken between words (``line_breaks``, which ``common.out`` follows too).
 
 The other commands print through rich itself (``common.out``); both write to ``sys.stdout`` as
 they go, so their lines keep their order.
@@ -12,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import unicodedata
 from collections.abc import Sequence
 from typing import TextIO
 
@@ -116,9 +118,55 @@ def rendered(markup: str, stream: TextIO) -> str:
 
 
 def say(markup: str = "", stream: TextIO | None = None) -> None:
-    """Print one line of rich markup (record text in it escaped with ``common.plain``)."""
+    """Print one line of rich markup (record text in it escaped with ``common.plain``); on a
+    terminal, broken between words where it is wider than the terminal (``line_breaks``)."""
     stream = stream or sys.stdout
-    stream.write(rendered(markup, stream) + "\n")
+    isatty = getattr(stream, "isatty", None)
+    found = pieces(markup)
+    spans = line_breaks("".join(text for text, _ in found), width()) if isatty is not None and isatty() else []
+    if len(spans) < 2:
+        stream.write(rendered(markup, stream) + "\n")
+        return
+    for start, end, column in spans:
+        line, at = [], 0
+        for text, style in found:
+            part = text[max(0, start - at) : max(0, end - at)]
+            if part:
+                line.append(f"[{style}]{escape(part)}[/]" if style else escape(part))
+            at += len(text)
+        stream.write(" " * column + rendered("".join(line), stream) + "\n")
+
+
+def line_breaks(plain: str, columns: int) -> list[tuple[int, int, int]]:
+    """Where a line of text wider than ``columns`` breaks, between words, each next line to go
+    under the first one's text (after its leading spaces): per line, the span of ``plain`` it
+    shows and the column it starts at. One span when it fits, or when its leading spaces take
+    half the width or more; a word longer than a line is cut."""
+    cells = [2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in plain]
+    if sum(cells) <= columns:
+        return [(0, len(plain), 0)]
+    indent = len(plain) - len(plain.lstrip(" "))
+    if 2 * indent >= columns:
+        return [(0, len(plain), 0)]
+    spans: list[tuple[int, int, int]] = []
+    start, column = 0, 0
+    while True:
+        room, end = columns - column, start
+        while end < len(plain) and room >= cells[end]:
+            room -= cells[end]
+            end += 1
+        if end == len(plain):
+            spans.append((start, end, column))
+            return spans
+        cut = plain.rfind(" ", start + 1, end + 1)
+        if cut <= start or not plain[start:cut].strip():
+            cut = end  # (a word longer than the line)
+        spans.append((start, len(plain[:cut].rstrip(" ")), column))
+        start, column = cut, indent
+        while start < len(plain) and plain[start] == " ":
+            start += 1
+        if start == len(plain):
+            return spans
 
 
 def say_text(text: str, style: str = "", stream: TextIO | None = None) -> None:

@@ -173,6 +173,54 @@ def test_styles_on_a_terminal_and_plain_text_elsewhere(monkeypatch: pytest.Monke
     assert screen.getvalue() == "\x1b[1m7♠\x1b[0m\n"
 
 
+LONG = (
+    "      - [bold]Anna holds 2♠[/bold]: 1. 2♠ is not in Eli's hand. 2. Cara answered no when Fay asked"
+    " for 2♠ at event 1. 3. Fay asked for 2♠ at event 1, so Fay lacks it."
+)
+
+
+def test_a_long_line_breaks_between_words_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    # At 80 columns the terminal broke the explanations in the middle of words ("El" / "i").
+    monkeypatch.setenv("COLUMNS", "40")
+    monkeypatch.setenv("NO_COLOR", "1")
+    screen, piped = Screen(), io.StringIO()
+    for stream in (screen, piped):
+        terminal.say(LONG, stream)
+    assert piped.getvalue() == render(LONG).plain + "\n"
+    lines = screen.getvalue().replace("\x1b[1m", "").replace("\x1b[0m", "").splitlines()
+    assert lines == [
+        "      - Anna holds 2♠: 1. 2♠ is not in",
+        "      Eli's hand. 2. Cara answered no",
+        "      when Fay asked for 2♠ at event 1.",
+        "      3. Fay asked for 2♠ at event 1, so",
+        "      Fay lacks it.",
+    ]
+    assert "\x1b[1mAnna holds 2♠\x1b[0m" in screen.getvalue()  # (the style stays on its words)
+
+
+def test_rich_breaks_a_long_line_where_the_fast_printer_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rich.console import Console
+
+    from cli import common
+
+    monkeypatch.setenv("COLUMNS", "40")
+    fast, slow = Screen(), Screen()
+    terminal.say(LONG, fast)
+    console = common._Later(file=slow, force_terminal=True, width=40, color_system=None, soft_wrap=True)
+    console.print(LONG)
+    assert isinstance(console.made(), Console)
+    plain = [line.replace("\x1b[1m", "").replace("\x1b[0m", "") for line in fast.getvalue().splitlines()]
+    assert slow.getvalue().splitlines() == plain and len(plain) == 5
+
+
+def test_line_breaks_cut_a_word_longer_than_a_line_and_count_wide_characters() -> None:
+    word = "x" * 25
+    assert terminal.line_breaks(f"ab {word} cd", 10) == [(0, 2, 0), (3, 13, 0), (13, 23, 0), (23, 31, 0)]
+    assert terminal.line_breaks("          deep indent and more words", 16) == [(0, 36, 0)]  # (half the width)
+    assert terminal.line_breaks("漢字 漢字 漢字", 9) == [(0, 5, 0), (6, 8, 0)]  # (two columns each)
+    assert terminal.line_breaks("fits", 4) == [(0, 4, 0)]
+
+
 def test_a_table_is_laid_out_as_rich_lays_it_out() -> None:
     from rich.console import Console
     from rich.table import Table
