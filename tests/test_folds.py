@@ -315,3 +315,38 @@ def test_a_quick_fold_skips_the_search_for_a_cheaper_book_by_book_plan(monkeypat
     assert route(pos) is Counter.FOLDS
     assert searched == [False]
     assert card_odds(pos) == card_odds(pos, BOOKS)
+
+
+@pytest.mark.parametrize("margin", [-300, 4, 300])
+def test_the_odds_take_the_primes_the_deals_need_however_the_guess_falls(
+    margin: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a big box, the primes a guess of the deals needs take the odds and the others count
+    the deals alone; a guess too low takes the primes missing once the deals are known, one too
+    high takes them all. The odds are the same every way."""
+    monkeypatch.setattr(folds_module, "_MARGIN", margin)
+    runs: list[tuple[int, bool]] = []
+    count = folds_module._Run.count
+
+    def spy(self: Any, odds: bool) -> Any:
+        runs.append((self.primes[0], odds))
+        return count(self, odds)
+
+    monkeypatch.setattr(folds_module._Run, "count", spy)
+    pos = knowledge.position(_probing(8, DeckKind.JOKERS), 22, PUBLIC)
+    fold = FoldCount(pos)
+    assert fold.one_by_one
+    deals, ways = fold.run(True)
+    needed = arithmetic.primes_for(deals)
+    assert len(needed) < len(fold.primes)  # (the bound is for every count: it asks for more)
+    with_odds = [q for q, odds in runs if odds]
+    if margin < 0:  # one prime guessed: the count in the others, then the odds in those needed
+        first, *rest = needed
+        assert runs == [(first, True)] + [(q, False) for q in fold.primes[1:]] + [(q, True) for q in rest]
+    elif margin == 300:
+        assert with_odds == fold.primes
+    else:  # (the guess is two bits off this view's deals)
+        assert with_odds == needed
+    assert card_odds(pos, FOLDS) == card_odds(pos, BOOKS)
+    _, every = FoldCount(pos).run(True)
+    assert ways == every

@@ -128,10 +128,37 @@ class _Model:
             elif all(c in mask and mask[c] & bit for c in cards):
                 reqs.append(("not", bit, cards))
             # else the player cannot have been dealt them all: the requirement always holds
+        self.reqs = reqs
         self.groups: list[_Group] = []
         self.free: list[Card] = []
         if not self.zero:
             self._group(pos, reqs)
+
+    def likely_bits(self) -> float:
+        """About log2 of the fitting deals, as though cards and requirements were independent:
+        the deals ignoring every constraint, times the chance that each card goes to a player
+        allowed it (the share of their slots) and that each requirement holds (by those shares).
+        On every fifth view of four whole probing games (1,190 views), within two bits of the
+        count on 819, at most five over, and more than four under on 24 (late views, of few
+        cards). It only tells a counter how many primes to plan for, never the count (0 when no
+        deal fits)."""
+        if self.zero:
+            return 0.0
+        n = sum(self.slots)
+        bits = math.log2(deal_bound(self.slots))
+        share: dict[Card, list[float]] = {}
+        for c, m in self.mask.items():
+            allowed = sum(s for p, s in enumerate(self.slots) if m >> p & 1)
+            bits += math.log2(allowed / n)
+            share[c] = [s / allowed if m >> p & 1 else 0.0 for p, s in enumerate(self.slots)]
+        for kind, bit, cards in self.reqs:
+            p = bit.bit_length() - 1  # (a player with slots: else no deal fits)
+            if kind == "at":
+                chance = 1 - math.prod(1 - share[c][p] for c in cards)
+            else:
+                chance = 1 - math.prod(share[c][p] for c in cards)
+            bits += math.log2(max(chance, 2.0**-60))
+        return bits
 
     def _group(self, pos: Position, reqs: list[tuple[str, int, frozenset[Card]]]) -> None:
         root: dict[Card, Card] = {c: c for c in self.mask}

@@ -55,6 +55,7 @@ _EXACT_ORDER = 10  # up to this many groups, the order is the best of all; past 
 _SAFE = 1 << 62  # values stay below this between reductions
 _ONE_BY_ONE = 1 << 16  # boxes of this many states or more are gone through one prime at a time
 _UNTOUCHED = -2  # the forward family of a card forced onto a player no group concerns
+_MARGIN = 4  # bits over the guess of the deals (``_Model.likely_bits``) planned for
 
 
 Form = tuple[bool, int]  # (complement form?, the players its factor singles out)
@@ -365,8 +366,29 @@ class FoldCount:
         primes = self.primes
         # Big boxes one prime at a time: the same work on arrays a fourth or fifth the size.
         step = 1 if self.one_by_one else len(primes)
-        parts = [_Run(self, primes[r : r + step]).count(odds) for r in range(0, len(primes), step)]
-        deals = crt(np.concatenate([d for d, _ in parts]), primes)
+
+        def runs(these: list[int], odds: bool) -> list[tuple[Array, dict[Card, dict[str, Array]]]]:
+            return [_Run(self, these[r : r + step]).count(odds) for r in range(0, len(these), step)]
+
+        if not odds:
+            return crt(np.concatenate([d for d, _ in runs(primes, False)]), primes), {}
+        # The deals with a card somewhere are at most the deals: their primes need only exceed
+        # the deals, and those of the slow views are far below the bound the primes are for. On
+        # big boxes, the primes a guess of the deals needs take the odds, the others count the
+        # deals alone (a sixth of the work or less); should the guess fall short, the primes
+        # missing take the odds once the deals are known. (Small boxes go all primes at once.)
+        k = len(primes)
+        if self.one_by_one:
+            guess = 2 ** max(0, math.ceil(self.model.likely_bits() + _MARGIN))
+            k = len(primes_for(min(guess, deal_bound(self.model.slots))))
+        parts = runs(primes[:k], True)
+        alone = runs(primes[k:], False)
+        deals = crt(np.concatenate([d for d, _ in parts + alone]), primes)
+        if deals == 0:
+            return 0, {}
+        need = len(primes_for(deals))
+        parts += runs(primes[k:need], True)
+        primes = primes[: max(k, need)]
         at: dict[Card, dict[str, int]] = {}
         exact: dict[int, dict[str, int]] = {}
         for card, first in parts[0][1].items():
