@@ -364,3 +364,28 @@ def test_a_move_refuses_arrays_sharing_memory_and_leaves_empty_ones_alone() -> N
     for shape in ((0,), (3, 0), (2, 0, 3)):
         empty = np.zeros(shape, dtype=np.int64)
         arithmetic.move(np.empty_like(empty), empty, len(shape) - 1, True, -1, "x")
+
+
+@pytest.mark.parametrize("extents", [[5], [40_000], [9, 8, 7, 6, 5, 4], [2, 70_000], [3, 5, 3000]])
+def test_dots_book_by_book_in_blocks_never_overflow(extents: list[int]) -> None:
+    """The odds' sums over a box: a 16-bit piece against values up to 2**32, the most the
+    book-by-book count lets through, each box summed in blocks of its last dims, moved along
+    every dim or none; against Python's integers."""
+    from analyzer.odds.arithmetic import PRIMES
+    from analyzer.odds.books import _blocked_dot
+
+    rng = np.random.default_rng(len(extents))
+    size = math.prod(extents)
+    p = np.array(PRIMES[:2], dtype=np.int64)
+    h = np.full((2, size), (1 << 16) - 1, dtype=np.int64) - rng.integers(0, 3, size=(2, size))
+    b = np.full((2, size), (1 << 32) - 1, dtype=np.int64) - rng.integers(0, 3, size=(2, size))
+    for t in range(-1, len(extents)):
+        got = _blocked_dot(h, b, extents, t, p)
+        for k, q in enumerate(PRIMES[:2]):
+            x = h[k].reshape(extents)
+            y = b[k].reshape(extents)
+            if t >= 0:
+                x = np.take(x, range(extents[t] - 1), axis=t)
+                y = np.take(y, range(1, extents[t]), axis=t)
+            want = sum(int(u) * int(v) for u, v in zip(x.ravel().tolist(), y.ravel().tolist(), strict=True)) % q
+            assert got[k] == want, (t, k)
