@@ -1646,25 +1646,39 @@ _BLOCK = 1 << 15  # the most states a product of a 16-bit piece and |b| < 2**32 
 
 def _blocked_dot(h: Array, b: Array, extents: Sequence[int], t: int, p: Array) -> Array:
     """Per prime (a row of ``h``, ``b`` and ``p``), the sum over the states of a box of these
-    ``extents`` of ``h[s] * b[s + one in dim t]`` (t = -1: no move) modulo the prime, summed a
-    block of the last dims (at most ``_BLOCK`` states) at a time: the caller sees that a block's
-    sum stays inside int64. (The last dim's pad state is zero in ``h``: a move along it never
-    carries a value from one row to the next.)"""
-    dims = list(extents)
-    shape = (len(b), *dims)
-    x, y = h.reshape(shape), b.reshape(shape)
-    if t >= 0:
-        x = x[(slice(None),) * (1 + t) + (slice(0, -1),)]
-        y = y[(slice(None),) * (1 + t) + (slice(1, None),)]
-        dims[t] -= 1
-    lead, tail = len(dims), 1
-    while lead > 0 and tail * dims[lead - 1] <= _BLOCK:
-        lead -= 1
-        tail *= dims[lead]
-    axes = "abcdefghijlmnopqrstuvwxyz"[: len(dims)]
-    spec = f"k{axes},k{axes}->k{axes[:lead]}"
-    sums = np.einsum(spec, x, y).reshape(len(b), -1) % p[:, None]
-    out: Array = sums.sum(axis=1) % p
+    ``extents`` of ``h[s] * b[s + one in dim t]`` (t = -1: no move) modulo the prime, made of
+    sums over at most ``_BLOCK`` states, each reduced: the caller sees that such a sum stays
+    inside int64. Each sum runs along memory: over the whole box cut in blocks when there is no
+    move or the move is along the last dim (one state on in memory: the last dim's pad state is
+    zero in ``h``, so nothing carries from one row to the next), else over the dims after t."""
+    k = len(b)
+    if t < 0 or t == len(extents) - 1:
+        shift = int(t >= 0)
+        n = h.shape[1] - shift
+        x, y = h[:, : h.shape[1] - shift], b[:, shift:]
+        whole = n // _BLOCK * _BLOCK
+        sums = [np.einsum("kqb,kqb->kq", x[:, :whole].reshape(k, -1, _BLOCK), y[:, :whole].reshape(k, -1, _BLOCK))]
+        if whole < n:
+            sums.append(np.einsum("kn,kn->k", x[:, whole:], y[:, whole:])[:, None])
+        parts = np.concatenate(sums, axis=1)
+    else:
+        before, dim, after = math.prod(extents[:t]), extents[t], math.prod(extents[t + 1 :])
+        x = h.reshape(k, before, dim, after)[:, :, :-1]
+        y = b.reshape(k, before, dim, after)[:, :, 1:]
+        if (dim - 1) * after <= _BLOCK:
+            parts = np.einsum("kadc,kadc->ka", x, y)
+        elif after <= _BLOCK:
+            parts = np.einsum("kadc,kadc->kad", x, y).reshape(k, -1)
+        else:  # (the dims after t, cut where what follows is a block or less)
+            inner = 1
+            for e in reversed(extents[t + 1 :]):
+                if inner * e > _BLOCK:
+                    break
+                inner *= e
+            shape = (k, before, dim - 1, after // inner, inner)
+            parts = np.einsum("kadxy,kadxy->kadx", x.reshape(shape), y.reshape(shape)).reshape(k, -1)
+    parts %= p[:, None]
+    out: Array = parts.sum(axis=1) % p
     return out
 
 
