@@ -131,6 +131,20 @@ class _Step:
         return len({(i, ms[i]) for _, ms in self.group.terms for i in range(kinds)})
 
     @cached_property
+    def back_order(self) -> list[int]:
+        """The group's cards (by their place in its terms) in the order the way back takes them,
+        last first: the cards past the first of each kind, then one of each kind. The way back
+        with a kind's card left out goes through the kinds before it again: those whose factors
+        move the fewest counts over all the terms come first. (On the slowest opening views,
+        a fifth fewer moves that way.)"""
+        kinds = len(self.group.kinds)
+
+        def moves(i: int) -> int:
+            return sum(self.forms[masks[i]][1].bit_count() for _, masks in self.group.terms)
+
+        return sorted(range(kinds), key=moves) + list(range(kinds, len(self.group.cards)))
+
+    @cached_property
     def back_work(self) -> int:
         """The work of one family on the way back: the card factors and the cards left out
         through its box, and its sums against the forward pass on the way in."""
@@ -662,13 +676,15 @@ class _Run:
         sums: dict[tuple[int, int], Array] = {}
         total: Array | None = None
         limit = _SAFE // max(1, sum(abs(k) for k, _ in step.group.terms))
+        order = step.back_order
         for coef, masks in step.group.terms:
             y, size = b, self.top
-            for i in reversed(range(len(masks))):
-                if i < kinds:
+            for at in reversed(range(len(order))):
+                i = order[at]
+                if at < kinds:
                     r, rsize = y, size
-                    for m in masks[:i]:
-                        r, rsize = self._card(r, rsize, step.forms[m], step.work, True, limit)
+                    for j in order[:at]:
+                        r, rsize = self._card(r, rsize, step.forms[masks[j]], step.work, True, limit)
                     key = (i, masks[i])
                     sums[key] = _plus(sums.get(key), coef, r, r is not y)  # (y goes on: not ours)
                 y, size = self._card(y, size, step.forms[masks[i]], step.work, True, limit)
