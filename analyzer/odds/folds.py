@@ -325,13 +325,26 @@ class FoldCount:
         card factors through the forward box for each forward family, and with the odds, through
         the box of the way back for each family there, with the cards left out for the odds and
         their sums against the forward families."""
+        count = sum(step.ahead * step.cards for step in self.steps)
         if not self.odds:
-            return sum(step.ahead * step.cards for step in self.steps) * len(self.primes)
+            return count * len(self.primes)
         work = 0
         for step, forward, back in self._families():
             work += step.ahead * forward * step.cards + back * step.back_work
             work += step.sums * step.coming * (forward + len(step.work))
-        return work * len(self.primes)
+        return work * self.odds_primes + count * (len(self.primes) - self.odds_primes)
+
+    @cached_property
+    def odds_primes(self) -> int:
+        """How many primes the odds are planned in; the others count the deals alone (``run``).
+        The odds are at most the deals: their primes need only exceed the deals, and those of
+        the slow views are far below the bound the primes are for. On big boxes, the primes a
+        guess of the deals needs (``_Model.likely_bits``, and ``_MARGIN`` bits over); small ones
+        go all primes at once."""
+        if not self.one_by_one:
+            return len(self.primes)
+        guess = 2 ** max(0, math.ceil(self.model.likely_bits() + _MARGIN))
+        return len(primes_for(min(guess, deal_bound(self.model.slots))))
 
     @property
     def biggest(self) -> int:
@@ -386,15 +399,10 @@ class FoldCount:
 
         if not odds:
             return crt(np.concatenate([d for d, _ in runs(primes, False)]), primes), {}
-        # The deals with a card somewhere are at most the deals: their primes need only exceed
-        # the deals, and those of the slow views are far below the bound the primes are for. On
-        # big boxes, the primes a guess of the deals needs take the odds, the others count the
-        # deals alone (a sixth of the work or less); should the guess fall short, the primes
-        # missing take the odds once the deals are known. (Small boxes go all primes at once.)
-        k = len(primes)
-        if self.one_by_one:
-            guess = 2 ** max(0, math.ceil(self.model.likely_bits() + _MARGIN))
-            k = len(primes_for(min(guess, deal_bound(self.model.slots))))
+        # The primes planned for the odds take them, the others count the deals alone (a sixth
+        # of the work or less); should the guess of the deals fall short, the primes missing
+        # take the odds once the deals are known.
+        k = self.odds_primes
         parts = runs(primes[:k], True)
         alone = runs(primes[k:], False)
         deals = crt(np.concatenate([d for d, _ in parts + alone]), primes)
