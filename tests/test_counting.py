@@ -371,8 +371,9 @@ def test_a_move_refuses_arrays_sharing_memory_and_leaves_empty_ones_alone() -> N
 )
 def test_dots_book_by_book_in_blocks_never_overflow(extents: list[int]) -> None:
     """The odds' sums over a box: a 16-bit piece against values up to 2**32, the most the
-    book-by-book count lets through, summed in blocks, moved along every dim or none (boxes of
-    one dim, of a last dim or of dims after the move over a block); against Python's integers."""
+    book-by-book count lets through on a box of a block or more, summed in blocks, moved along
+    every dim or none (boxes of one dim, of a last dim or of dims after the move over a block);
+    against Python's integers."""
     from analyzer.odds.arithmetic import PRIMES
     from analyzer.odds.books import _blocked_dot
 

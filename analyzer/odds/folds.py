@@ -135,8 +135,8 @@ class _Step:
         """The group's cards (by their place in its terms) in the order the way back takes them,
         last first: the cards past the first of each kind, then one of each kind. The way back
         with a kind's card left out goes through the kinds before it again: those whose factors
-        move the fewest counts over all the terms come first. (On the slowest opening views,
-        a fifth fewer moves that way.)"""
+        move the fewest counts over all the terms come first. (On the jokers game's public views
+        after events 22 and 24, the slowest of the probing openings, a fifth fewer of those moves.)"""
         kinds = len(self.group.kinds)
 
         def moves(i: int) -> int:
@@ -324,7 +324,9 @@ class FoldCount:
         """The work of the count (about array element steps, over every prime): per group, its
         card factors through the forward box for each forward family, and with the odds, through
         the box of the way back for each family there, with the cards left out for the odds and
-        their sums against the forward families."""
+        their sums against the forward families; the odds in ``odds_primes`` primes, the deals
+        alone in the others. (Where the guess of the deals falls short, the count also takes the
+        odds in the primes missing: this leaves that out.)"""
         count = sum(step.ahead * step.cards for step in self.steps)
         if not self.odds:
             return count * len(self.primes)
