@@ -21,7 +21,6 @@ from analyzer import record as fish
 from analyzer.advice import Adviser, suggest
 from analyzer.cards import DeckKind
 from analyzer.errors import UsageError
-from analyzer.odds import TooLarge
 from analyzer.replay import Game, replay
 from analyzer.rules import GameRules, HouseRule, RuleSet
 from analyzer.simulate import Style, simulate
@@ -234,9 +233,8 @@ def test_advice_equals_the_count_by_count_advice_over_whole_games() -> None:
 @pytest.mark.slow
 def test_the_odds_bot_finishes_an_eight_player_game_the_first_way_could_not() -> None:
     # The first way counted the bits of every ask it could make; after 15 events of this deal one
-    # of those counts costs more than the counter's budget and the game stopped there.
-    with pytest.raises(TooLarge):
-        _play(("odds", "simple"), 8, None, 3, old=True)
+    # of those counts cost more than the counter's budget and the game stopped there. The counters
+    # have since become fast enough for that count too, so only the finish is checked.
     record = bots.play_deal(("odds", "simple"), 8, None, 3)
     assert replay(record).finished
 
