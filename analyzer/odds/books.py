@@ -838,9 +838,7 @@ class BookCount:
         if not odds or deals == 0:
             return deals, {}
         # Every count from here on is at most ``deals``: fewer primes will do.
-        k = 1
-        while math.prod(primes[:k]) <= deals:
-            k += 1
+        k = len(primes_for(deals))
         needed = -(-k // step)
         del forwards[needed:], engines[needed:]  # (the primes past those)
         counted: list[tuple[int, dict[tuple[Card, int], Array]]] = []
