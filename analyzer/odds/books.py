@@ -1654,7 +1654,7 @@ def _blocked_dot(h: Array, b: Array, extents: Sequence[int], t: int, p: Array) -
     if t < 0 or t == len(extents) - 1:
         shift = int(t >= 0)
         n = h.shape[1] - shift
-        x, y = h[:, : h.shape[1] - shift], b[:, shift:]
+        x, y = h[:, :n], b[:, shift:]
         whole = n // _BLOCK * _BLOCK
         sums = [np.einsum("kqb,kqb->kq", x[:, :whole].reshape(k, -1, _BLOCK), y[:, :whole].reshape(k, -1, _BLOCK))]
         if whole < n:
