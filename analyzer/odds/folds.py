@@ -131,18 +131,36 @@ class _Step:
         return len({(i, ms[i]) for _, ms in self.group.terms for i in range(kinds)})
 
     @cached_property
+    def newborn(self) -> int:
+        """The players the group starts, as bits over the players."""
+        return sum(1 << p for p in self.born)
+
+    def starts(self, mask: int) -> int:
+        """The players the group starts that a card of this mask singles out."""
+        return self.forms[mask][1] & self.newborn
+
+    @cached_property
+    def start_box(self) -> list[int]:
+        """The forward box before the group's first card: a player it starts is at count 0 there,
+        and joins the box at the first card singling it out (``_Run._through``)."""
+        return [1 if p in self.born else x for p, x in zip(self.work, self.forward, strict=True)]
+
+    @cached_property
     def back_order(self) -> list[int]:
         """The group's cards (by their place in its terms) in the order the way back takes them,
         last first: the cards past the first of each kind, then one of each kind. The way back
         with a kind's card left out goes through the kinds before it again: those whose factors
         move the fewest counts over all the terms come first. (On the jokers game's public views
-        after events 22 and 24, the slowest of the probing openings, a fifth fewer of those moves.)"""
+        after events 22 and 24, the slowest of the probing openings, a fifth fewer of those moves.)
+        Before either, the cards singling out a player the group starts: the way back takes them
+        first, and past them needs that player's count at 0 and 1 only (``_Run._back_through``)."""
         kinds = len(self.group.kinds)
 
-        def moves(i: int) -> int:
-            return sum(self.forms[masks[i]][1].bit_count() for _, masks in self.group.terms)
+        def late(i: int) -> tuple[bool, int]:
+            terms = self.group.terms
+            return any(self.starts(ms[i]) for _, ms in terms), sum(self.forms[ms[i]][1].bit_count() for _, ms in terms)
 
-        return sorted(range(kinds), key=moves) + list(range(kinds, len(self.group.cards)))
+        return sorted(range(kinds), key=late) + sorted(range(kinds, len(self.group.cards)), key=lambda i: late(i)[0])
 
     @cached_property
     def back_work(self) -> int:
@@ -434,6 +452,14 @@ def _plus(total: Array | None, coef: int, x: Array, ours: bool) -> Array:
     return total
 
 
+def _starts_in(step: _Step, masks: tuple[int, ...], places: list[int]) -> int:
+    """The players the group starts that the cards at these places of a term single out."""
+    out = 0
+    for i in places:
+        out |= step.starts(masks[i])
+    return out
+
+
 class _Run:
     """One count: arrays of (family, prime, total, the tracked players' counts...)."""
 
@@ -543,7 +569,7 @@ class _Run:
             f = self._fit(f, (f.shape[0], len(primes), step.total, *step.inward))
             if odds:
                 kept.append((f, list(families)))
-            f = self._through(self._fit(f, (f.shape[0], len(primes), step.total, *step.forward)), step)
+            f = self._through(self._fit(f, (f.shape[0], len(primes), step.total, *step.start_box)), step)
             tracked, total = list(step.work), step.total
             for p in step.dying:
                 d = tracked.index(p)
@@ -581,16 +607,44 @@ class _Run:
         return finals[0], at
 
     def _through(self, a: Array, step: _Step) -> Array:
-        """``a`` through a group: the sum over its terms of the product of its card factors."""
+        """``a`` (over the group's ``start_box``) through a group: the sum over its terms of the
+        product of its card factors, over the forward box. In each term a player the group starts
+        joins the box at the first card singling it out, and those cards come last: the cards
+        before go through a box without it."""
         total: Array | None = None
         limit = _SAFE // max(1, sum(abs(k) for k, _ in step.group.terms))
+        whole = (*a.shape[:3], *step.forward)
         for coef, masks in step.group.terms:
             x, size = a, self.top
-            for m in masks:
-                x, size = self._card(x, size, step.forms[m], step.work, False, limit)
+            for i in sorted(range(len(masks)), key=lambda i: step.starts(masks[i]) != 0):
+                if step.starts(masks[i]):
+                    x = self._fit(x, self._grown(x.shape, step, step.starts(masks[i])))
+                x, size = self._card(x, size, step.forms[masks[i]], step.work, False, limit)
+            x = self._fit(x, whole)
             total = _plus(total, coef, x, x is not a)
         assert total is not None  # (a group has a term)
         return self._mod(total)
+
+    @staticmethod
+    def _grown(shape: tuple[int, ...], step: _Step, players: int) -> tuple[int, ...]:
+        """``shape`` with these players' counts over their forward ranges."""
+        out = list(shape)
+        for d, p in enumerate(step.work):
+            if players >> p & 1:
+                out[3 + d] = step.forward[d]
+        return tuple(out)
+
+    @staticmethod
+    def _cut(x: Array, step: _Step, keep: int) -> Array:
+        """``x`` over the counts 0 and 1 only of the players the group starts but those in
+        ``keep`` (the way back reads no other once past their cards)."""
+        cut = [slice(None)] * x.ndim
+        for d, p in enumerate(step.work):
+            if p in step.born and not keep >> p & 1 and x.shape[3 + d] > 2:
+                cut[3 + d] = slice(0, 2)
+        if all(c == slice(None) for c in cut):
+            return x
+        return np.ascontiguousarray(x[tuple(cut)])
 
     def _fold(self, a: Array, ax: int, p: int, size: int, family: bool) -> Array:
         """Player p's count (axis ``ax``) folded into the total, weighted by ``1 / (slots - r)!``;
@@ -681,23 +735,31 @@ class _Run:
 
     def _back_through(self, b: Array, step: _Step) -> tuple[Array, dict[tuple[int, int], Array]]:
         """The way back through a group, and per kind (its first card i) and mask of that card
-        the way back with the card's factor left out, summed over the terms where it has that mask."""
+        the way back with the card's factor left out, summed over the terms where it has that mask.
+        A player the group starts is read at counts 0 and 1 only once the group is passed: each
+        product keeps those alone as soon as no card still to come singles the player out."""
         kinds = len(step.group.kinds)
         sums: dict[tuple[int, int], Array] = {}
         total: Array | None = None
         limit = _SAFE // max(1, sum(abs(k) for k, _ in step.group.terms))
         order = step.back_order
         for coef, masks in step.group.terms:
+            # Per place in the order: the players started here that the cards before it single out.
+            ahead = [0]
+            for i in order:
+                ahead.append(ahead[-1] | step.starts(masks[i]))
             y, size = b, self.top
             for at in reversed(range(len(order))):
                 i = order[at]
                 if at < kinds:
-                    r, rsize = y, size
-                    for j in order[:at]:
+                    r, rsize = self._cut(y, step, ahead[at]), size
+                    for k, j in enumerate(order[:at]):
                         r, rsize = self._card(r, rsize, step.forms[masks[j]], step.work, True, limit)
+                        r = self._cut(r, step, _starts_in(step, masks, order[k + 1 : at]))
                     key = (i, masks[i])
                     sums[key] = _plus(sums.get(key), coef, r, r is not y)  # (y goes on: not ours)
                 y, size = self._card(y, size, step.forms[masks[i]], step.work, True, limit)
+                y = self._cut(y, step, ahead[at])
             total = _plus(total, coef, y, y is not b)
         for s in sums.values():
             self._mod(s)
