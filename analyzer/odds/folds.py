@@ -162,13 +162,44 @@ class _Step:
 
         return sorted(range(kinds), key=late) + sorted(range(kinds, len(self.group.cards)), key=lambda i: late(i)[0])
 
+    def _box(self, ranges: list[int], late: int, cut: int) -> int:
+        """The states of a box over these ranges (with the total's), the players the group starts
+        in ``late`` at count 0 only, and those in ``cut`` at counts 0 and 1 only."""
+        size = self.total
+        for p, x in zip(self.work, ranges, strict=True):
+            size *= 1 if late >> p & 1 else min(x, 2) if cut >> p & 1 else x
+        return size
+
+    @cached_property
+    def forward_work(self) -> int:
+        """The work of one family forward: each term's card factors through the forward box,
+        a player the group starts counted from its first card in the term (``_Run._through``)."""
+        work = 0
+        for _, masks in self.group.terms:
+            late = self.newborn
+            for i in sorted(range(len(masks)), key=lambda i: self.starts(masks[i]) != 0):
+                late &= ~self.starts(masks[i])
+                work += self._box(self.forward, late, 0)
+        return work
+
     @cached_property
     def back_work(self) -> int:
         """The work of one family on the way back: the card factors and the cards left out
-        through its box, and its sums against the forward pass on the way in."""
+        through its box (a player the group starts at counts 0 and 1 once past its cards:
+        ``_Run._back_through``), and its sums against the forward pass on the way in."""
         kinds = len(self.group.kinds)
-        left_out = len(self.group.terms) * kinds * (kinds - 1) // 2
-        return self.states * (self.cards + left_out) + self.sums * self.coming
+        order = self.back_order
+        work = 0
+        for _, masks in self.group.terms:
+            ahead = [0]
+            for i in order:
+                ahead.append(ahead[-1] | self.starts(masks[i]))
+            for at in reversed(range(len(order))):
+                work += self._box(self.ranges, 0, self.newborn & ~ahead[at + 1])
+                if at < kinds:
+                    for k in range(at):
+                        work += self._box(self.ranges, 0, self.newborn & ~_starts_in(self, masks, order[k:at]))
+        return work + self.sums * self.coming
 
 
 class FoldCount:
@@ -345,12 +376,12 @@ class FoldCount:
         their sums against the forward families; the odds in ``odds_primes`` primes, the deals
         alone in the others. (Where the guess of the deals falls short, the count also takes the
         odds in the primes missing: this leaves that out.)"""
-        count = sum(step.ahead * step.cards for step in self.steps)
+        count = sum(step.forward_work for step in self.steps)
         if not self.odds:
             return count * len(self.primes)
         work = 0
         for step, forward, back in self._families():
-            work += step.ahead * forward * step.cards + back * step.back_work
+            work += forward * step.forward_work + back * step.back_work
             work += step.sums * step.coming * (forward + len(step.work))
         return work * self.odds_primes + count * (len(self.primes) - self.odds_primes)
 
