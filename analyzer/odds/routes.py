@@ -70,18 +70,14 @@ class Routes:
     ``22,870 * estimate ** 0.386`` (its least-squares law, 1.4 times slower). The measurements
     are cached in ``build/fit_routes.jsonl``; ``python scripts/fit_routes.py`` fits them again.
 
-    The count folding players came later: its law, ``978.2 * cost ** 0.653`` ns, is least
-    squares on the logarithms over the probing views (8 players seed 0, 6 players seeds 0 and 1)
-    whose cost is at least 10**6 (565 views, each timed once; four in five within 0.72 to 1.38
-    times the law), refitted once a player a group starts joined the box at its first card. The
-    law before, ``76.6 * cost ** 0.823``, held on the views of cost below 10**7 (median 1.01 of
-    it) but put the fold about 1.4 times too slow above (median 0.70 on 189 views), where the
-    board walk was then taken on views it counts twice as slowly (the jokers game's public view
-    after event 17: 235 ms by the walk, 112 ms folded). The new law errs the other way on the 18
-    views of cost 10**8 or more (median 1.38), where the fold is the only quick counter anyway. Over the 906 probing views whose
-    counters are likely to take 10 ms or more, each likely counter timed once, routing by the new
-    law takes 21.4 s on the 8-player ones and 4.4 s on the 6-player ones, by the law before 21.9 s
-    and 4.5 s, by the quickest counter on each view 20.7 s and 4.3 s.
+    The count folding players came later: its law, ``76.6 * cost ** 0.823`` ns, is least squares
+    on the logarithms over the probing views (8 players seed 0, 6 players seeds 0 and 1) whose
+    cost is at least 10**6 (680 views, each timed once; four in five within 0.76 to 1.37 times
+    the law). Since its moves along inner axes are made flat and its dots run over the box on the
+    way in, the fold takes about 0.7 of that law (median over the 619 such views now). Least
+    squares again give ``690.1 * cost ** 0.663``; with each counter timed on each of those views,
+    routing by it would be no quicker (23.6 s in all either way; the quickest counter on each view
+    would take 21.9 s), so the law stays.
 
     A count without the odds (``count_deals``) is weighed by its own costs (``BookCount.cost``
     and ``FoldCount.cost`` made with ``odds=False``: the way forward only, and no family of a
@@ -100,8 +96,8 @@ class Routes:
     books_power: float = 0.676
     walk_scale: float = 22_870.0
     walk_power: float = 0.386
-    folds_scale: float = 978.2
-    folds_power: float = 0.653
+    folds_scale: float = 76.6
+    folds_power: float = 0.823
     books_cheap: int = 20_000_000
     folds_worth: int = 5_000_000
     budget_ns: int = 20_000_000_000
