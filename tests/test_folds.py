@@ -107,6 +107,30 @@ def test_small_opening_matches_listing_every_deal() -> None:
     assert count_deals(pos, FOLDS) == total  # (without the odds: no families)
 
 
+def test_a_player_a_group_starts_joins_the_box_at_its_first_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forward, a player a group starts joins the box at the first card singling it out in each
+    term; on the way back, its counts 0 and 1 alone are kept past those cards. The odds are those
+    of every card taken to single out every player the group starts (the box whole from the
+    group's start to its end, as the count once was), and of the book-by-book count."""
+    pos = knowledge.position(_probing(8, DeckKind.STANDARD), 12, PUBLIC)
+    fold = FoldCount(pos)
+    late = [
+        (step, p)
+        for step in fold.steps
+        for p in step.born
+        for _, masks in step.group.terms
+        if not all(step.starts(m) >> p & 1 for m in masks)
+    ]
+    assert late
+    assert all(step.start_box[step.work.index(p)] == 1 for step, p in late)
+    assert sum(step.forward_work for step in fold.steps) < sum(step.ahead * step.cards for step in fold.steps)
+    odds = card_odds(pos, FOLDS)
+    monkeypatch.setattr(folds_module._Step, "starts", lambda step, mask: step.newborn)
+    whole = FoldCount(pos)
+    assert sum(step.forward_work for step in whole.steps) == sum(step.ahead * step.cards for step in whole.steps)
+    assert card_odds(pos, FOLDS) == odds == card_odds(pos, BOOKS)
+
+
 @pytest.mark.parametrize(("players", "deck", "at"), [(8, DeckKind.STANDARD, 12), (6, DeckKind.JOKERS, 18)])
 def test_the_order_searched_is_the_least_work_of_all_orders(
     players: int, deck: DeckKind, at: int, monkeypatch: pytest.MonkeyPatch
