@@ -183,22 +183,37 @@ class _Step:
         return work
 
     @cached_property
+    def needed(self) -> list[int]:
+        """Per tracked player, the counts the way back must have right once past the group: those
+        of the box on the way in and one more (the odds read the way back there moved by one in
+        the player's count, and the group before reads no more: its range is at most this)."""
+        return [min(x, y + 1) for x, y in zip(self.ranges, self.inward, strict=True)]
+
+    def tops(self, masks: tuple[int, ...], places: list[int]) -> list[int]:
+        """Per tracked player, the counts a product on the way back needs before the cards at
+        these places of a term: ``needed``, and one more for each of them singling the player out
+        (a state takes from the one above it at each such card, and from nothing higher)."""
+        tops = list(self.needed)
+        for i in places:
+            who = self.forms[masks[i]][1]
+            for d, p in enumerate(self.work):
+                tops[d] += who >> p & 1
+        return [min(x, y) for x, y in zip(tops, self.ranges, strict=True)]
+
+    @cached_property
     def back_work(self) -> int:
         """The work of one family on the way back: the card factors and the cards left out
-        through its box (a player the group starts at counts 0 and 1 once past its cards:
-        ``_Run._back_through``), and its sums against the forward pass on the way in."""
+        through its box, each over the counts still needed (``tops``; ``_Run._back_through``),
+        and its sums against the forward pass on the way in."""
         kinds = len(self.group.kinds)
         order = self.back_order
         work = 0
         for _, masks in self.group.terms:
-            ahead = [0]
-            for i in order:
-                ahead.append(ahead[-1] | self.starts(masks[i]))
             for at in reversed(range(len(order))):
-                work += self._box(self.ranges, 0, self.newborn & ~ahead[at + 1])
+                work += self.total * math.prod(self.tops(masks, order[: at + 1]))
                 if at < kinds:
                     for k in range(at):
-                        work += self._box(self.ranges, 0, self.newborn & ~_starts_in(self, masks, order[k:at]))
+                        work += self.total * math.prod(self.tops(masks, order[k:at]))
         return work + self.sums * self.coming
 
 
@@ -483,14 +498,6 @@ def _plus(total: Array | None, coef: int, x: Array, ours: bool) -> Array:
     return total
 
 
-def _starts_in(step: _Step, masks: tuple[int, ...], places: list[int]) -> int:
-    """The players the group starts that the cards at these places of a term single out."""
-    out = 0
-    for i in places:
-        out |= step.starts(masks[i])
-    return out
-
-
 class _Run:
     """One count: arrays of (family, prime, total, the tracked players' counts...)."""
 
@@ -666,16 +673,13 @@ class _Run:
         return tuple(out)
 
     @staticmethod
-    def _cut(x: Array, step: _Step, keep: int) -> Array:
-        """``x`` over the counts 0 and 1 only of the players the group starts but those in
-        ``keep`` (the way back reads no other once past their cards)."""
-        cut = [slice(None)] * x.ndim
-        for d, p in enumerate(step.work):
-            if p in step.born and not keep >> p & 1 and x.shape[3 + d] > 2:
-                cut[3 + d] = slice(0, 2)
-        if all(c == slice(None) for c in cut):
+    def _cut(x: Array, tops: list[int]) -> Array:
+        """``x`` over the first ``tops`` counts of each tracked player, when that is at most
+        seven eighths of it (a copy: the moves it saves must pay for it)."""
+        shape = x.shape[:3] + tuple(min(x, y) for x, y in zip(x.shape[3:], tops, strict=True))
+        if math.prod(shape) * 8 > x.size * 7:
             return x
-        return np.ascontiguousarray(x[tuple(cut)])
+        return np.ascontiguousarray(x[tuple(slice(0, n) for n in shape)])
 
     def _fold(self, a: Array, ax: int, p: int, size: int, family: bool) -> Array:
         """Player p's count (axis ``ax``) folded into the total, weighted by ``1 / (slots - r)!``;
@@ -766,31 +770,31 @@ class _Run:
 
     def _back_through(self, b: Array, step: _Step) -> tuple[Array, dict[tuple[int, int], Array]]:
         """The way back through a group, and per kind (its first card i) and mask of that card
-        the way back with the card's factor left out, summed over the terms where it has that mask.
-        A player the group starts is read at counts 0 and 1 only once the group is passed: each
-        product keeps those alone as soon as no card still to come singles the player out."""
+        the way back with the card's factor left out, summed over the terms where it has that mask;
+        both over the counts ``needed`` once past the group. Each product keeps only the counts
+        it still needs (``tops``): those needed and one more per card still to come singling the
+        player out, so that, say, a player the group starts is at counts 0 and 1 alone once past
+        the cards singling it out, and one whose count the way in holds low is cut down likewise."""
         kinds = len(step.group.kinds)
         sums: dict[tuple[int, int], Array] = {}
         total: Array | None = None
         limit = _SAFE // max(1, sum(abs(k) for k, _ in step.group.terms))
         order = step.back_order
         for coef, masks in step.group.terms:
-            # Per place in the order: the players started here that the cards before it single out.
-            ahead = [0]
-            for i in order:
-                ahead.append(ahead[-1] | step.starts(masks[i]))
             y, size = b, self.top
             for at in reversed(range(len(order))):
                 i = order[at]
                 if at < kinds:
-                    r, rsize = self._cut(y, step, ahead[at]), size
+                    r, rsize = self._cut(y, step.tops(masks, order[:at])), size
                     for k, j in enumerate(order[:at]):
                         r, rsize = self._card(r, rsize, step.forms[masks[j]], step.work, True, limit)
-                        r = self._cut(r, step, _starts_in(step, masks, order[k + 1 : at]))
+                        r = self._cut(r, step.tops(masks, order[k + 1 : at]))
+                    r = self._fit(r, (*r.shape[:3], *step.needed))
                     key = (i, masks[i])
                     sums[key] = _plus(sums.get(key), coef, r, r is not y)  # (y goes on: not ours)
                 y, size = self._card(y, size, step.forms[masks[i]], step.work, True, limit)
-                y = self._cut(y, step, ahead[at])
+                y = self._cut(y, step.tops(masks, order[:at]))
+            y = self._fit(y, (*y.shape[:3], *step.needed))
             total = _plus(total, coef, y, y is not b)
         for s in sums.values():
             self._mod(s)
