@@ -107,11 +107,13 @@ def test_small_opening_matches_listing_every_deal() -> None:
     assert count_deals(pos, FOLDS) == total  # (without the odds: no families)
 
 
-def test_a_player_a_group_starts_joins_the_box_at_its_first_card(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_boxes_join_late_and_are_cut_on_the_way_back(monkeypatch: pytest.MonkeyPatch) -> None:
     """Forward, a player a group starts joins the box at the first card singling it out in each
-    term; on the way back, its counts 0 and 1 alone are kept past those cards. The odds are those
-    of every card taken to single out every player the group starts (the box whole from the
-    group's start to its end, as the count once was), and of the book-by-book count."""
+    term. On the way back, each product keeps only the counts it still needs: those of the box on
+    the way in and one more, and one more per card still to come singling the player out. The
+    odds are those of the whole boxes from each group's start to its end (every card taken to
+    single out every player the group starts, nothing cut), as the count once was, and of the
+    book-by-book count."""
     pos = knowledge.position(_probing(8, DeckKind.STANDARD), 12, PUBLIC)
     fold = FoldCount(pos)
     late = [
@@ -123,12 +125,22 @@ def test_a_player_a_group_starts_joins_the_box_at_its_first_card(monkeypatch: py
     ]
     assert late
     assert all(step.start_box[step.work.index(p)] == 1 for step, p in late)
+    assert any(step.needed != step.ranges for step in fold.steps)
     assert sum(step.forward_work for step in fold.steps) < sum(step.ahead * step.cards for step in fold.steps)
     odds = card_odds(pos, FOLDS)
+    cuts: list[tuple[int, ...]] = []
+
+    def cut(x: np.ndarray[Any, Any], tops: list[int]) -> np.ndarray[Any, Any]:
+        cuts.append(x.shape)
+        return x
+
     monkeypatch.setattr(folds_module._Step, "starts", lambda step, mask: step.newborn)
+    monkeypatch.setattr(folds_module._Step, "needed", property(lambda step: step.ranges))
+    monkeypatch.setattr(folds_module._Run, "_cut", staticmethod(cut))
     whole = FoldCount(pos)
     assert sum(step.forward_work for step in whole.steps) == sum(step.ahead * step.cards for step in whole.steps)
     assert card_odds(pos, FOLDS) == odds == card_odds(pos, BOOKS)
+    assert cuts  # (the whole boxes went through the patched cut)
 
 
 @pytest.mark.parametrize(("players", "deck", "at"), [(8, DeckKind.STANDARD, 12), (6, DeckKind.JOKERS, 18)])
