@@ -189,32 +189,43 @@ class _Step:
         the player's count, and the group before reads no more: its range is at most this)."""
         return [min(x, y + 1) for x, y in zip(self.ranges, self.inward, strict=True)]
 
-    def tops(self, masks: tuple[int, ...], places: list[int]) -> list[int]:
-        """Per tracked player, the counts a product on the way back needs before the cards at
-        these places of a term: ``needed``, and one more for each of them singling the player out
-        (a state takes from the one above it at each such card, and from nothing higher)."""
-        tops = list(self.needed)
-        for i in places:
-            who = self.forms[masks[i]][1]
-            for d, p in enumerate(self.work):
-                tops[d] += who >> p & 1
-        return [min(x, y) for x, y in zip(tops, self.ranges, strict=True)]
+    @cached_property
+    def singled(self) -> list[list[list[int]]]:
+        """Per term, how many of its cards up to each place of ``back_order`` single out each
+        tracked player (a row per place, from none to all)."""
+        out = []
+        for _, masks in self.group.terms:
+            rows = [[0] * len(self.work)]
+            for i in self.back_order:
+                who = self.forms[masks[i]][1]
+                rows.append([n + (who >> p & 1) for n, p in zip(rows[-1], self.work, strict=True)])
+            out.append(rows)
+        return out
+
+    def tops(self, term: int, start: int, end: int) -> list[int]:
+        """Per tracked player, the counts a product on the way back needs before the cards of a
+        term at places ``start`` to ``end`` of ``back_order``: ``needed``, and one more for each
+        of them singling the player out (a state takes from the one above it at each such card,
+        and from nothing higher)."""
+        rows = self.singled[term]
+        return [min(n + b - a, r) for n, a, b, r in zip(self.needed, rows[start], rows[end], self.ranges, strict=True)]
 
     @cached_property
     def back_work(self) -> int:
         """The work of one family on the way back: the card factors and the cards left out
         through its box, each over the counts still needed (``tops``; ``_Run._back_through``),
         and its sums against the forward pass on the way in."""
-        kinds = len(self.group.kinds)
-        order = self.back_order
+        kinds, cards = len(self.group.kinds), len(self.group.cards)
+        needed, ranges = self.needed, self.ranges
         work = 0
-        for _, masks in self.group.terms:
-            for at in reversed(range(len(order))):
-                work += self.total * math.prod(self.tops(masks, order[: at + 1]))
-                if at < kinds:
-                    for k in range(at):
-                        work += self.total * math.prod(self.tops(masks, order[k:at]))
-        return work + self.sums * self.coming
+        for rows in self.singled:
+            for at in range(cards):  # (the way on)
+                work += math.prod(min(n + b, r) for n, b, r in zip(needed, rows[at + 1], ranges, strict=True))
+            for at in range(kinds):  # (each kind left out)
+                for k in range(at):
+                    ends = zip(needed, rows[k], rows[at], ranges, strict=True)
+                    work += math.prod(min(n + b - a, r) for n, a, b, r in ends)
+        return self.total * work + self.sums * self.coming
 
 
 class FoldCount:
@@ -780,20 +791,20 @@ class _Run:
         total: Array | None = None
         limit = _SAFE // max(1, sum(abs(k) for k, _ in step.group.terms))
         order = step.back_order
-        for coef, masks in step.group.terms:
+        for term, (coef, masks) in enumerate(step.group.terms):
             y, size = b, self.top
             for at in reversed(range(len(order))):
                 i = order[at]
                 if at < kinds:
-                    r, rsize = self._cut(y, step.tops(masks, order[:at])), size
+                    r, rsize = self._cut(y, step.tops(term, 0, at)), size
                     for k, j in enumerate(order[:at]):
                         r, rsize = self._card(r, rsize, step.forms[masks[j]], step.work, True, limit)
-                        r = self._cut(r, step.tops(masks, order[k + 1 : at]))
+                        r = self._cut(r, step.tops(term, k + 1, at))
                     r = self._fit(r, (*r.shape[:3], *step.needed))
                     key = (i, masks[i])
                     sums[key] = _plus(sums.get(key), coef, r, r is not y)  # (y goes on: not ours)
                 y, size = self._card(y, size, step.forms[masks[i]], step.work, True, limit)
-                y = self._cut(y, step.tops(masks, order[:at]))
+                y = self._cut(y, step.tops(term, 0, at))
             y = self._fit(y, (*y.shape[:3], *step.needed))
             total = _plus(total, coef, y, y is not b)
         for s in sums.values():
