@@ -145,6 +145,11 @@ class _Step:
         and joins the box at the first card singling it out (``_Run._through``)."""
         return [1 if p in self.born else x for p, x in zip(self.work, self.forward, strict=True)]
 
+    def forward_order(self, masks: tuple[int, ...]) -> list[int]:
+        """A term's cards (by their place) in the order the way forward takes them: those singling
+        out a player the group starts last, so that the others go through a box without it."""
+        return sorted(range(len(masks)), key=lambda i: self.starts(masks[i]) != 0)
+
     @cached_property
     def back_order(self) -> list[int]:
         """The group's cards (by their place in its terms) in the order the way back takes them,
@@ -152,23 +157,19 @@ class _Step:
         with a kind's card left out goes through the kinds before it again: those whose factors
         move the fewest counts over all the terms come first. (On the jokers game's public views
         after events 22 and 24, the slowest of the probing openings, a fifth fewer of those moves.)
-        Before either, the cards singling out a player the group starts: the way back takes them
-        first, and past them needs that player's count at 0 and 1 only (``_Run._back_through``)."""
+        In each of those two parts, the cards singling out a player the group starts in some term
+        come last, so that the way back takes them early and needs few of its counts after them
+        (``tops``)."""
         kinds = len(self.group.kinds)
+        terms = self.group.terms
 
-        def late(i: int) -> tuple[bool, int]:
-            terms = self.group.terms
-            return any(self.starts(ms[i]) for _, ms in terms), sum(self.forms[ms[i]][1].bit_count() for _, ms in terms)
+        def starting(i: int) -> bool:
+            return any(self.starts(ms[i]) for _, ms in terms)
 
-        return sorted(range(kinds), key=late) + sorted(range(kinds, len(self.group.cards)), key=lambda i: late(i)[0])
+        def moves(i: int) -> tuple[bool, int]:
+            return starting(i), sum(self.forms[ms[i]][1].bit_count() for _, ms in terms)
 
-    def _box(self, ranges: list[int], late: int, cut: int) -> int:
-        """The states of a box over these ranges (with the total's), the players the group starts
-        in ``late`` at count 0 only, and those in ``cut`` at counts 0 and 1 only."""
-        size = self.total
-        for p, x in zip(self.work, ranges, strict=True):
-            size *= 1 if late >> p & 1 else min(x, 2) if cut >> p & 1 else x
-        return size
+        return sorted(range(kinds), key=moves) + sorted(range(kinds, len(self.group.cards)), key=starting)
 
     @cached_property
     def forward_work(self) -> int:
@@ -176,10 +177,13 @@ class _Step:
         a player the group starts counted from its first card in the term (``_Run._through``)."""
         work = 0
         for _, masks in self.group.terms:
-            late = self.newborn
-            for i in sorted(range(len(masks)), key=lambda i: self.starts(masks[i]) != 0):
-                late &= ~self.starts(masks[i])
-                work += self._box(self.forward, late, 0)
+            waiting = self.newborn
+            for i in self.forward_order(masks):
+                waiting &= ~self.starts(masks[i])
+                size = self.total
+                for p, x in zip(self.work, self.forward, strict=True):
+                    size *= 1 if waiting >> p & 1 else x
+                work += size
         return work
 
     @cached_property
@@ -204,11 +208,11 @@ class _Step:
 
     def tops(self, term: int, start: int, end: int) -> list[int]:
         """Per tracked player, the counts a product on the way back needs before the cards of a
-        term at places ``start`` to ``end`` of ``back_order``: ``needed``, and one more for each
-        of them singling the player out (a state takes from the one above it at each such card,
-        and from nothing higher)."""
+        term at places ``start`` up to (not with) ``end`` of ``back_order``: ``needed``, and one
+        more for each of them singling the player out (a state takes from the one above it at
+        each such card, and from nothing higher)."""
         rows = self.singled[term]
-        return [min(n + b - a, r) for n, a, b, r in zip(self.needed, rows[start], rows[end], self.ranges, strict=True)]
+        return _tops(self.needed, rows[start], rows[end], self.ranges)
 
     @cached_property
     def back_work(self) -> int:
@@ -219,13 +223,15 @@ class _Step:
         needed, ranges = self.needed, self.ranges
         work = 0
         for rows in self.singled:
-            for at in range(cards):  # (the way on)
-                work += math.prod(min(n + b, r) for n, b, r in zip(needed, rows[at + 1], ranges, strict=True))
+            work += sum(math.prod(_tops(needed, rows[0], rows[at + 1], ranges)) for at in range(cards))  # (the way on)
             for at in range(kinds):  # (each kind left out)
-                for k in range(at):
-                    ends = zip(needed, rows[k], rows[at], ranges, strict=True)
-                    work += math.prod(min(n + b - a, r) for n, a, b, r in ends)
+                work += sum(math.prod(_tops(needed, rows[k], rows[at], ranges)) for k in range(at))
         return self.total * work + self.sums * self.coming
+
+
+def _tops(needed: list[int], low: list[int], high: list[int], ranges: list[int]) -> list[int]:
+    """``_Step.tops`` from its rows of ``singled``."""
+    return [min(n + b - a, r) for n, a, b, r in zip(needed, low, high, ranges, strict=True)]
 
 
 class FoldCount:
@@ -433,7 +439,9 @@ class FoldCount:
         summed per kind and mask, every family of each, and six boxes of one family more, an
         allowance fitted to measured peaks. Against ``tracemalloc`` peaks of 547 probing views:
         those it puts at 30 MiB or more peak at 0.57-0.95 of it, the smallest at up to 1.11 times
-        it. Without the odds: the forward box where it is biggest, about four times."""
+        it. (Measured before the players a group starts joined late and the way back was cut to
+        the counts it needs, which can only lower the peaks: the bound errs higher now.) Without
+        the odds: the forward box where it is biggest, about four times."""
         rows = 1 if self.one_by_one else len(self.primes)
         if not self.odds:
             return 4 * max((step.ahead for step in self.steps), default=0) * rows
@@ -665,7 +673,7 @@ class _Run:
         whole = (*a.shape[:3], *step.forward)
         for coef, masks in step.group.terms:
             x, size = a, self.top
-            for i in sorted(range(len(masks)), key=lambda i: step.starts(masks[i]) != 0):
+            for i in step.forward_order(masks):
                 if step.starts(masks[i]):
                     x = self._fit(x, self._grown(x.shape, step, step.starts(masks[i])))
                 x, size = self._card(x, size, step.forms[masks[i]], step.work, False, limit)
@@ -690,7 +698,7 @@ class _Run:
         shape = x.shape[:3] + tuple(min(x, y) for x, y in zip(x.shape[3:], tops, strict=True))
         if math.prod(shape) * 8 > x.size * 7:
             return x
-        return np.ascontiguousarray(x[tuple(slice(0, n) for n in shape)])
+        return x[tuple(slice(0, n) for n in shape)].copy()
 
     def _fold(self, a: Array, ax: int, p: int, size: int, family: bool) -> Array:
         """Player p's count (axis ``ax``) folded into the total, weighted by ``1 / (slots - r)!``;
@@ -792,7 +800,7 @@ class _Run:
         limit = _SAFE // max(1, sum(abs(k) for k, _ in step.group.terms))
         order = step.back_order
         for term, (coef, masks) in enumerate(step.group.terms):
-            y, size = b, self.top
+            y, size = self._cut(b, step.tops(term, 0, len(order))), self.top
             for at in reversed(range(len(order))):
                 i = order[at]
                 if at < kinds:
