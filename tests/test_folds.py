@@ -260,7 +260,7 @@ def test_bit_pieces_add_back_up_to_the_residues(bits: int) -> None:
 
 def test_a_count_without_the_odds_is_planned_and_bounded_as_one() -> None:
     """The jokers game's public view in its third round: the count alone carries no family of a
-    card forced on a player, costs a fifth as much as the count with the odds or less, holds an
+    card forced on a player, costs a fourth as much as the count with the odds or less, holds an
     eighth of its memory or less, and is folded. Book by book, the count alone is costed by its way
     forward too."""
     from analyzer.odds.books import BookCount
@@ -268,7 +268,7 @@ def test_a_count_without_the_odds_is_planned_and_bounded_as_one() -> None:
     pos = knowledge.position(_probing(8, DeckKind.JOKERS), 22, PUBLIC)
     with_odds, alone = FoldCount(pos), FoldCount(pos, odds=False)
     assert with_odds.fits and alone.fits
-    assert alone.cost * 5 < with_odds.cost and alone.biggest * 8 < with_odds.biggest
+    assert alone.cost * 4 < with_odds.cost and alone.biggest * 8 < with_odds.biggest
     books, books_alone = BookCount(pos), BookCount(pos, odds=False)
     assert books_alone.cost * 2 < books.cost and books_alone.plain_cost
     assert books.plain_cost and books_alone.plain_cost * 2 < books.plain_cost

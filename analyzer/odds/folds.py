@@ -27,7 +27,12 @@ generating function as ``books`` (a factor per card, the deals the coefficient o
   and the backward pass one per player not started, made where it starts (the states where its
   count is one, read as zero). One player started late is given no such family: before it
   starts, every other player's deals with a card are counted, and the card is with someone in
-  every deal, so its deals are the deals less theirs (``by_difference``).
+  every deal, so its deals are the deals less theirs (``by_difference``). Nor is the first
+  player folded (or those no group concerns, when there are any): a card forced on any player
+  folded adds one to the total and weighs the base's ways by that player's slots less its count,
+  so all the forward families together are the base moved by one in the total and weighed by
+  the folded players' slots less the total, and that player's deals are those less the other
+  families' (``by_sum``).
 
 All arithmetic is modulo primes below 2**31 (``arithmetic``) in numpy arrays of int64, with a
 row per prime; the exact integers come back by the Chinese remainder theorem.
@@ -45,7 +50,7 @@ import numpy.typing as npt
 
 from ..cards import Card
 from ..knowledge import Position
-from .arithmetic import add_scaled, bit_pieces, crt, deal_bound, move, primes_for, residues, stacked_tables
+from .arithmetic import add_scaled, bit_pieces, crt, deal_bound, inverses, move, primes_for, residues, stacked_tables
 from .books import _Group, _Model
 from .routes import DEFAULT, Routes, TooLarge
 
@@ -392,15 +397,34 @@ class FoldCount:
             work += step.back_work
         return max(saved, key=saved.__getitem__, default=None)
 
+    @cached_property
+    def by_sum(self) -> int | None:
+        """The forward family not made, or None: that of the players no group concerns
+        (``_UNTOUCHED``), else that of the first player folded, the one the way forward would
+        carry furthest. Its deals with a card are those of all the forward families together
+        less the others', and all together need no family of their own (``_Run._summed``)."""
+        if self.untouched:
+            return _UNTOUCHED
+        return next((step.dying[0] for step in self.steps if step.dying), None)
+
+    @cached_property
+    def slots_out(self) -> list[int]:
+        """Per group, then at the end: the slots of the players folded before it and of the
+        players no group concerns."""
+        out = [sum(self.model.slots[p] for p in self.untouched)]
+        for step in self.steps:
+            out.append(out[-1] + sum(self.model.slots[p] for p in step.dying))
+        return out
+
     def _families(self) -> Iterator[tuple[_Step, int, int]]:
         """Per group: its step and the families of the way forward into it and of the way back
-        from it (``by_difference`` has none)."""
-        forward = 1 + bool(self.untouched)
+        from it (``by_sum`` and ``by_difference`` have none)."""
+        forward = 1 + (bool(self.untouched) and self.by_sum != _UNTOUCHED)
         back = 1 + len({p for step in self.steps for p in step.born} - {self.by_difference})
         for step in self.steps:
             back -= len([p for p in step.born if p != self.by_difference])
             yield step, forward, back
-            forward += len(step.dying)
+            forward += len([p for p in step.dying if p != self.by_sum])
 
     @property
     def cost(self) -> int:
@@ -612,9 +636,10 @@ class _Run:
         model, steps, primes = c.model, c.steps, self.primes
         n = c.n
         # Forward: from one state (total 0) through the groups; with the odds, a family per
-        # folded player (and one for all the players no group concerns) with a card forced on it.
+        # folded player (and one for all the players no group concerns) with a card forced on it,
+        # but for ``by_sum``.
         families: list[int] = [-1]
-        untouched = odds and bool(c.untouched)
+        untouched = odds and bool(c.untouched) and c.by_sum != _UNTOUCHED
         f = np.zeros((1 + untouched, len(primes), max(2, steps[0].total if steps else c.end_total)), np.int64)
         f[0, :, 0] = 1
         if untouched:
@@ -634,8 +659,9 @@ class _Run:
                 d = tracked.index(p)
                 size = f.shape[3 + d]
                 total = min(n + 1, total + size)
-                f = self._fold(f, 3 + d, p, total, odds)
-                if odds:
+                made = odds and p != c.by_sum
+                f = self._fold(f, 3 + d, p, total, made)
+                if made:
                     families.append(p)
                 tracked.remove(p)
         f = self._fit(f, (f.shape[0], len(primes), c.end_total))
@@ -655,15 +681,53 @@ class _Run:
             residues = {model.players[p]: v * scale % self.prime for p, v in per.items()}
             for card in list(steps[j].group.kinds.values())[i]:
                 at[card] = residues
-        free: dict[str, Array] = {}
-        for p, name in enumerate(model.players):
-            if p in c.untouched:
-                free[name] = finals[families.index(_UNTOUCHED)] * self.slots[p] % self.prime
-            else:
-                free[name] = finals[families.index(p)]
-        for card in model.free:
-            at[card] = free
+        if model.free:
+            at.update(dict.fromkeys(model.free, self._free(f[0], end, unscaled, scale, families)))
         return finals[0], at
+
+    def _free(self, f0: Array, end: Array, unscaled: Array, scale: Array, families: list[int]) -> dict[str, Array]:
+        """The deals with a card no group concerns at each player: those of its family (for
+        ``by_sum``, all the families together less the others), from the end of the way forward."""
+        c = self.fold
+        finals = unscaled * scale % self.prime
+        unit = None  # (at the player of ``by_sum``, or at one slot of the players no group concerns)
+        if c.by_sum is not None:
+            summed = self._dot(self._split(self._summed(f0, len(c.steps))), end, "p", "p", "p")
+            unit = self._by_sum(summed, unscaled, families) * scale % self.prime
+        free: dict[str, Array] = {}
+        for p, name in enumerate(c.model.players):
+            if p in c.untouched:
+                each = unit if unit is not None and c.by_sum == _UNTOUCHED else finals[families.index(_UNTOUCHED)]
+                free[name] = each * self.slots[p] % self.prime
+            else:
+                free[name] = unit if unit is not None and p == c.by_sum else finals[families.index(p)]
+        return free
+
+    def _summed(self, f0: Array, j: int) -> Array:
+        """All the forward families together, from the base family ``f0`` (prime, total, counts)
+        on the way into group j (at the end for ``len(steps)``). A family has a card forced on a
+        player folded (or one no group concerns): its total is one higher than the base's, and
+        its ways the base's times the player's slots less its count. Summed over the players,
+        that is their slots (``slots_out``) less the total, whatever each one's count."""
+        total = f0.shape[1]
+        weight = (self.fold.slots_out[j] - np.arange(total - 1)) % self.prime[:, None]
+        out = np.zeros_like(f0)
+        out[:, 1:] = residues(f0[:, :-1] * weight.reshape(weight.shape + (1,) * (f0.ndim - 2)), self.primes, 0)
+        return out
+
+    def _by_sum(self, summed: Array, known: Array, families: list[int]) -> Array:
+        """The deals with a card at the player of ``by_sum`` (at one slot of the players no group
+        concerns, for ``_UNTOUCHED``), per prime: ``summed``, those of all the forward families
+        together, less those of the families made (``known``, a row per family of ``families``)."""
+        c = self.fold
+        out = summed.copy()
+        for k, p in enumerate(families):
+            if p != -1:
+                out -= known[k] * (c.slots_out[0] if p == _UNTOUCHED else 1)
+        out %= self.prime
+        if c.by_sum == _UNTOUCHED:
+            out = out * inverses(c.slots_out[0], self.primes) % self.prime
+        return out
 
     def _through(self, a: Array, step: _Step) -> Array:
         """``a`` (over the group's ``start_box``) through a group: the sum over its terms of the
@@ -842,6 +906,9 @@ class _Run:
         box: list[int | slice] = list(step.coming_box)
         flat = self._split(f.reshape(f.shape[0], primes, -1))
         base = flat[0], [part[0] for part in flat[1]]
+        z = self.fold.by_sum  # (its family, when folded before the group, from all together)
+        out = z == _UNTOUCHED or any(z in before.dying for before in self.fold.steps[:j])
+        together = self._split(self._summed(f[0], j).reshape(primes, -1)) if out else None
         for (i, mask), whole in sums.items():
             # The way back, over that box: as it is, and moved by one in the count of each
             # tracked player the card may go to (zero past its box), all against the base family.
@@ -859,6 +926,11 @@ class _Run:
             rows = rows.reshape(rows.shape[0], primes, -1)
             by_forward = self._dot(flat, rows[0], "kp", "p", "kp")
             by_back = self._dot(base, rows, "p", "kp", "kp")
+            unit = (
+                None
+                if together is None
+                else self._by_sum(self._dot(together, rows[0], "p", "p", "p"), by_forward, families)
+            )
             per = ways.setdefault((j, i), {})
             for p in range(len(self.slots)):
                 if not mask >> p & 1:
@@ -871,6 +943,9 @@ class _Run:
                     v = by_back[back_families.index(p)]
                 elif p == self.fold.by_difference:
                     continue  # (``_by_difference``)
+                elif unit is not None and p == z:
+                    v = unit
                 else:  # a player no group concerns
-                    v = by_forward[families.index(_UNTOUCHED)] * self.slots[p] % self.prime
+                    each = unit if unit is not None and z == _UNTOUCHED else by_forward[families.index(_UNTOUCHED)]
+                    v = each * self.slots[p] % self.prime
                 per[p] = (per.get(p, 0) + v) % self.prime
