@@ -200,6 +200,39 @@ def test_one_player_counted_by_difference_before_it_starts(deck: DeckKind, at: i
     assert every.run(True) == odds
 
 
+@pytest.mark.parametrize("untouched", [0, 2])
+def test_one_forward_family_counted_from_all_of_them_together(untouched: int) -> None:
+    """The first player folded (or, when there are any, the players no group concerns) is given
+    no family with a card forced on it: all the families together are the base moved by one in
+    the total, so its deals are those less the other families'. The same odds as with every
+    family made, the deals of the free cards too, and those of the book-by-book count."""
+    pos = _opening(untouched)
+    count = FoldCount(pos)
+    if untouched:
+        assert count.by_sum == folds_module._UNTOUCHED
+    else:
+        assert count.by_sum in {p for step in count.steps[:-1] for p in step.dying}
+    assert count.model.free
+    odds = count.run(True)
+    every = FoldCount(pos)
+    every.by_sum = None
+    assert every.cost > count.cost
+    assert every.run(True) == odds
+    assert card_odds(pos, FOLDS) == card_odds(pos, BOOKS)
+
+
+def test_the_sum_of_the_families_stands_for_one_on_a_slow_view() -> None:
+    """The jokers game's public view after event 22: the first player folded carries no family
+    through the four groups after it, a sixth of the work less, and the odds are the same."""
+    pos = knowledge.position(_probing(8, DeckKind.JOKERS), 22, PUBLIC)
+    count = FoldCount(pos)
+    assert count.by_sum in {p for step in count.steps[:2] for p in step.dying}
+    every = FoldCount(pos)
+    every.by_sum = None
+    assert every.cost > count.cost * 1.15
+    assert every.run(True) == count.run(True)
+
+
 def test_values_reduced_inside_a_group_when_they_would_grow_past_int64(monkeypatch: pytest.MonkeyPatch) -> None:
     """Eighteen cards forbidden to the same four players: each factor can multiply the values by
     five, so the chain is reduced modulo the primes part way through a group, forward and back.
