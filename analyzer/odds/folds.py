@@ -904,43 +904,41 @@ class _Run:
         # is at 0 there): on the slow views, a fifth of the forward box's states or less in all
         # (group by group, up to all of them).
         box: list[int | slice] = list(step.coming_box)
-        flat = self._split(f.reshape(f.shape[0], primes, -1))
-        base = flat[0], [part[0] for part in flat[1]]
         z = self.fold.by_sum  # (its family, when folded before the group, from all together)
         out = z == _UNTOUCHED or any(z in before.dying for before in self.fold.steps[:j])
-        together = self._split(self._summed(f[0], j).reshape(primes, -1)) if out else None
+        if out:
+            f = np.concatenate([f, self._summed(f[0], j)[None]])
+        flat = self._split(f.reshape(f.shape[0], primes, -1))
+        base = flat[0], [part[0] for part in flat[1]]
+        back = len(back_families) - 1  # (the base family's way back is read against every forward family)
         for (i, mask), whole in sums.items():
-            # The way back, over that box: as it is, and moved by one in the count of each
-            # tracked player the card may go to (zero past its box), all against the base family.
+            # The way back, over that box: as it is (against every forward family; the other
+            # families of the way back against the base), and moved by one in the count of
+            # each tracked player the card may go to (zero past its box), against the base.
             active = [p for p in step.work if mask >> p & 1]
-            rows = np.zeros((len(back_families) + len(active), primes, *f.shape[2:]), dtype=np.int64)
-            rows[: len(back_families)] = whole[tuple([slice(None), slice(None), *box])]
+            first = np.ascontiguousarray(whole[(0, slice(None), *box)]).reshape(primes, -1)
+            rows = np.empty((back + len(active), primes, *f.shape[2:]), dtype=np.int64)
+            rows[:back] = whole[(slice(1, None), slice(None), *box)]
             for k, p in enumerate(active):
                 d = 1 + step.work.index(p)
                 size = min(step.inward[d - 1], step.ranges[d - 1] - 1)
-                here = list(box)
-                here[d] = slice(0, size)
-                there = list(box)
-                there[d] = slice(1, size + 1)
-                rows[tuple([len(back_families) + k, slice(None), *here])] = whole[tuple([0, slice(None), *there])]
-            rows = rows.reshape(rows.shape[0], primes, -1)
-            by_forward = self._dot(flat, rows[0], "kp", "p", "kp")
-            by_back = self._dot(base, rows, "p", "kp", "kp")
-            unit = (
-                None
-                if together is None
-                else self._by_sum(self._dot(together, rows[0], "p", "p", "p"), by_forward, families)
-            )
+                here, there, past = list(box), list(box), list(box)
+                here[d], there[d], past[d] = slice(0, size), slice(1, size + 1), slice(size, None)
+                rows[(back + k, slice(None), *here)] = whole[(0, slice(None), *there)]
+                rows[(back + k, slice(None), *past)] = 0
+            by_forward = self._dot(flat, first, "kp", "p", "kp")
+            by_back = self._dot(base, rows.reshape(rows.shape[0], primes, -1), "p", "kp", "kp") if len(rows) else rows
+            unit = self._by_sum(by_forward[-1], by_forward[:-1], families) if out else None
             per = ways.setdefault((j, i), {})
             for p in range(len(self.slots)):
                 if not mask >> p & 1:
                     continue
                 if p in step.work:
-                    v = by_back[len(back_families) + active.index(p)]
+                    v = by_back[back + active.index(p)]
                 elif p in families:
                     v = by_forward[families.index(p)]
                 elif p in back_families:
-                    v = by_back[back_families.index(p)]
+                    v = by_back[back_families.index(p) - 1]
                 elif p == self.fold.by_difference:
                     continue  # (``_by_difference``)
                 elif unit is not None and p == z:
