@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import tracemalloc
 from typing import Any
@@ -126,20 +127,20 @@ def test_boxes_join_late_and_are_cut_on_the_way_back(monkeypatch: pytest.MonkeyP
     assert late  # (some term goes through cards before the player joins)
     assert any(step.needed != step.ranges for step in fold.steps)
     assert sum(step.forward_work for step in fold.steps) < sum(step.ahead * step.cards for step in fold.steps)
-    cut = folds_module._Run._cut
+    cut = folds_module._Run._cut_shape
     smaller: list[bool] = []
 
-    def watched(x: np.ndarray[Any, Any], tops: list[int]) -> np.ndarray[Any, Any]:
+    def watched(x: np.ndarray[Any, Any], tops: list[int]) -> tuple[int, ...]:
         out = cut(x, tops)
-        smaller.append(out.size < x.size)
+        smaller.append(math.prod(out) < x.size)
         return out
 
-    monkeypatch.setattr(folds_module._Run, "_cut", staticmethod(watched))
+    monkeypatch.setattr(folds_module._Run, "_cut_shape", staticmethod(watched))
     odds = card_odds(pos, FOLDS)
     assert any(smaller) and not all(smaller)  # (cut where it pays, not everywhere)
     monkeypatch.setattr(folds_module._Step, "starts", lambda step, mask: step.newborn)
     monkeypatch.setattr(folds_module._Step, "needed", property(lambda step: step.ranges))
-    monkeypatch.setattr(folds_module._Run, "_cut", staticmethod(lambda x, tops: x))
+    monkeypatch.setattr(folds_module._Run, "_cut_shape", staticmethod(lambda x, tops: x.shape))
     whole = FoldCount(pos)
     assert sum(step.forward_work for step in whole.steps) == sum(step.ahead * step.cards for step in whole.steps)
     assert card_odds(pos, FOLDS) == odds

@@ -597,17 +597,49 @@ class _Run:
             move(y, x, ax, back, -1)
         return y
 
-    def _card(self, x: Array, size: int, form: Form, work: list[int], back: bool, limit: int) -> tuple[Array, int]:
+    def _card(
+        self, x: Array, size: int, form: Form, work: list[int], back: bool, limit: int, tops: list[int] | None = None
+    ) -> tuple[Array, int]:
         """``x`` (its values below ``size`` in absolute value) times a card's factor, or its
         transpose with ``back``, reduced first (in place: the same residues) when the product
         could pass ``limit``; the product and the bound on its values. A card every player may
-        hold (``X``, the complement form singling out no one) leaves ``x`` as it is."""
+        hold (``X``, the complement form singling out no one) leaves ``x`` as it is. With
+        ``tops`` (going back), the product is over those first counts of each tracked player
+        where that saves an eighth of its states (as ``_cut``), made there alone."""
+        shape = x.shape if tops is None else _Run._cut_shape(x, tops)
         if form == (True, 0):
-            return x, size
+            return (x if shape == x.shape else x[tuple(slice(0, n) for n in shape)].copy()), size
         grow = form[1].bit_count() + form[0]  # (every player it singles out is tracked)
         if size * grow > limit:
             x, size = self._mod(x), self.top
-        return self._factor(x, form, work, back), size * grow
+        if shape == x.shape:
+            return self._factor(x, form, work, back), size * grow
+        return self._factor_cut(x, form, work, shape), size * grow
+
+    @staticmethod
+    def _factor_cut(x: Array, form: Form, work: list[int], shape: tuple[int, ...]) -> Array:
+        """``x`` times a card's transposed factor, over the first ``shape`` states of each axis
+        alone: each state takes the one above it (in ``x``, which may go further) in each player
+        the card singles out, less it in the complement form. Computing the states a cut would
+        drop, then copying the rest, cost a fifth more on the slowest views."""
+        complement, who = form
+        y = np.empty(shape, dtype=np.int64)
+        box = [slice(0, n) for n in shape]
+        for k, ax in enumerate(3 + d for d, p in enumerate(work) if who >> p & 1):
+            top = min(shape[ax], x.shape[ax] - 1)  # (the states with one above them in x)
+            dst, src, edge = list(box), list(box), list(box)
+            dst[ax], src[ax], edge[ax] = slice(0, top), slice(1, top + 1), slice(top, shape[ax])
+            here, above = tuple(dst), x[tuple(src)]
+            if k == 0:
+                if complement:
+                    np.subtract(x[here], above, out=y[here])
+                    y[tuple(edge)] = x[tuple(edge)]
+                else:
+                    y[here] = above
+                    y[tuple(edge)] = 0
+            else:
+                (np.subtract if complement else np.add)(y[here], above, out=y[here])
+        return y
 
     @staticmethod
     def _split(a: Array) -> Pieces:
@@ -758,13 +790,17 @@ class _Run:
         return tuple(out)
 
     @staticmethod
-    def _cut(x: Array, tops: list[int]) -> Array:
-        """``x`` over the first ``tops`` counts of each tracked player, when that is at most
-        seven eighths of it (a copy: the moves it saves must pay for it)."""
+    def _cut_shape(x: Array, tops: list[int]) -> tuple[int, ...]:
+        """The shape of ``x`` over the first ``tops`` counts of each tracked player, when that is
+        at most seven eighths of it (the moves it saves must pay for the cut), else its own."""
         shape = x.shape[:3] + tuple(min(x, y) for x, y in zip(x.shape[3:], tops, strict=True))
-        if math.prod(shape) * 8 > x.size * 7:
-            return x
-        return x[tuple(slice(0, n) for n in shape)].copy()
+        return x.shape if math.prod(shape) * 8 > x.size * 7 else shape
+
+    @staticmethod
+    def _cut(x: Array, tops: list[int]) -> Array:
+        """``x`` cut to ``_cut_shape`` (a copy), or itself."""
+        shape = _Run._cut_shape(x, tops)
+        return x if shape == x.shape else x[tuple(slice(0, n) for n in shape)].copy()
 
     def _fold(self, a: Array, ax: int, p: int, size: int, family: bool) -> Array:
         """Player p's count (axis ``ax``) folded into the total, weighted by ``1 / (slots - r)!``;
@@ -856,29 +892,29 @@ class _Run:
     def _back_through(self, b: Array, step: _Step) -> tuple[Array, dict[tuple[int, int], Array]]:
         """The way back through a group, and per kind (its first card i) and mask of that card
         the way back with the card's factor left out, summed over the terms where it has that mask;
-        both over the counts ``needed`` once past the group. Each product keeps only the counts
-        it still needs (``tops``): those needed and one more per card still to come singling the
-        player out, so that, say, a player the group starts is at counts 0 and 1 alone once past
-        the cards singling it out, and one whose count the way in holds low is cut down likewise."""
+        both over the counts ``needed`` once past the group. Each product is made over the counts
+        it still needs alone (``tops``, ``_factor_cut``): those needed and one more per card still
+        to come singling the player out, so that, say, a player the group starts is at counts 0
+        and 1 alone once past the cards singling it out, and one whose count the way in holds low
+        is cut down likewise."""
         kinds = len(step.group.kinds)
         sums: dict[tuple[int, int], Array] = {}
         total: Array | None = None
         limit = _SAFE // max(1, sum(abs(k) for k, _ in step.group.terms))
         order = step.back_order
         for term, (coef, masks) in enumerate(step.group.terms):
-            y, size = self._cut(b, step.tops(term, 0, len(order))), self.top
+            y, size = b, self.top
             for at in reversed(range(len(order))):
                 i = order[at]
                 if at < kinds:
-                    r, rsize = self._cut(y, step.tops(term, 0, at)), size
+                    r, rsize = (y, size) if at else (self._cut(y, step.tops(term, 0, at)), size)
                     for k, j in enumerate(order[:at]):
-                        r, rsize = self._card(r, rsize, step.forms[masks[j]], step.work, True, limit)
-                        r = self._cut(r, step.tops(term, k + 1, at))
+                        tops = step.tops(term, k + 1, at)
+                        r, rsize = self._card(r, rsize, step.forms[masks[j]], step.work, True, limit, tops)
                     r = self._fit(r, (*r.shape[:3], *step.needed))
                     key = (i, masks[i])
-                    sums[key] = _plus(sums.get(key), coef, r, r is not y)  # (y goes on: not ours)
-                y, size = self._card(y, size, step.forms[masks[i]], step.work, True, limit)
-                y = self._cut(y, step.tops(term, 0, at))
+                    sums[key] = _plus(sums.get(key), coef, r, r is not y and r is not b)  # (y goes on, b is not ours)
+                y, size = self._card(y, size, step.forms[masks[i]], step.work, True, limit, step.tops(term, 0, at))
             y = self._fit(y, (*y.shape[:3], *step.needed))
             total = _plus(total, coef, y, y is not b)
         for s in sums.values():
