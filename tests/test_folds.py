@@ -272,7 +272,7 @@ def test_sums_in_pieces_never_overflow() -> None:
     pos = _opening(0)
     run = folds_module._Run(FoldCount(pos), list(PRIMES[:2]))
     rng = random.Random(5)
-    for states in (1, 1000, 70_000, 1 << 19):
+    for states in (1, 1000, (1 << 16) - 1, 70_000, 1 << 19):  # (the most states of 16-bit pieces; 15-bit)
         a = np.array([[[p - 1 - rng.randrange(4) for _ in range(states)] for p in PRIMES[:2]]] * 2, dtype=np.int64)
         b = np.array([[p - 1 - rng.randrange(4) for _ in range(states)] for p in PRIMES[:2]], dtype=np.int64)
         got = run._dot(run._split(a), b, "kp", "p", "kp")

@@ -644,8 +644,8 @@ class _Run:
     @staticmethod
     def _split(a: Array) -> Pieces:
         """Residues in pieces of ``bits`` bits, highest first: a sum over a box of a piece times
-        residues stays inside int64."""
-        bits = max(1, 31 - a.shape[-1].bit_length())
+        residues stays inside int64 (below 2**bits times 2**31 times the states, under 2**63)."""
+        bits = max(1, 32 - a.shape[-1].bit_length())
         return bits, list(bit_pieces(a, bits))[::-1]
 
     def _dot(self, pieces: Pieces, b: Array, lead: str, b_lead: str, out: str) -> Array:
