@@ -643,20 +643,28 @@ class _Run:
 
     @staticmethod
     def _split(a: Array) -> Pieces:
-        """Residues in pieces of ``bits`` bits, highest first: a sum over a box of a piece times
-        residues stays inside int64 (below 2**bits times 2**31 times the states, under 2**63)."""
-        bits = max(1, 32 - a.shape[-1].bit_length())
+        """Residues in two pieces (of ``bits`` bits, 16 or more), highest first: a sum of a piece
+        times residues over fewer than ``2 ** (32 - bits)`` states stays inside int64 (below
+        ``2**bits * 2**31 * 2**(32 - bits)``), and ``_dot`` sums bigger boxes in blocks that size."""
+        bits = max(16, 32 - a.shape[-1].bit_length())
         return bits, list(bit_pieces(a, bits))[::-1]
 
     def _dot(self, pieces: Pieces, b: Array, lead: str, b_lead: str, out: str) -> Array:
         """Per prime (the last index of ``out``), the sum over the states (the last axis) of
         ``a * b`` modulo the prime, ``a`` given in pieces; ``lead`` and ``b_lead`` name the axes
-        before the states (``k`` a family, ``p`` the prime)."""
+        before the states (``k`` a family, ``p`` the prime). On boxes of 65,536 states or more,
+        in blocks of 65,535: two pieces of 16 bits, where one sum over the box would take three of
+        15 bits or fewer, a third more products."""
         bits, parts = pieces
         spec = f"{lead}n,{b_lead}n->{out}"
+        block = (1 << (32 - bits)) - 1
         total = np.zeros(1, dtype=np.int64)
         for part in parts:
-            total = (total * (1 << bits) + np.einsum(spec, part, b) % self.prime) % self.prime
+            here = sum(
+                np.einsum(spec, part[..., lo : lo + block], b[..., lo : lo + block]) % self.prime
+                for lo in range(0, b.shape[-1], block)
+            )
+            total = (total * (1 << bits) + here) % self.prime
         return total
 
     # -------------------------------------------------------------- passes
