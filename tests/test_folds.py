@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from analyzer import knowledge
-from analyzer.cards import Card, DeckKind, make_deck
+from analyzer.cards import Card, DeckKind, make_deck, parse_card
 from analyzer.knowledge import PUBLIC, Position, Requirement
 from analyzer.odds import Counter, Routes, TooLarge, arithmetic, card_odds, card_ways, count_deals, route
 from analyzer.odds import folds as folds_module
@@ -220,6 +220,29 @@ def test_one_forward_family_counted_from_all_of_them_together(untouched: int) ->
     assert every.cost > count.cost
     assert every.run(True) == odds
     assert card_odds(pos, FOLDS) == card_odds(pos, BOOKS)
+
+
+def test_the_player_counted_by_difference_and_from_all_the_families() -> None:
+    """A player started late, ended by the group that starts it, is both ``by_difference`` (its
+    deals before it starts) and ``by_sum`` (its deals once folded): each group counts it by the
+    one that applies there. Against listing every deal."""
+    cards = {t: parse_card(t) for t in ["7H", "4H", "5S", "3H", "2S", "6H", "KS", "QS"]}
+    names = ("A", "B", "C")
+    allowed = {card: names for card in cards.values()}
+    allowed[cards["7H"]], allowed[cards["QS"]] = ("B",), ("A", "B")
+
+    def req(p: str, *them: str) -> Requirement:
+        held = frozenset(cards[t] for t in them)
+        return Requirement(p, DECK.book_of(next(iter(held))), held, 1)
+
+    at_least = [req("A", "KS"), req("B", "KS", "QS"), req("B", "2S", "5S")]
+    pos = unseen(DECK, names, allowed, {"A": 3, "B": 3, "C": 2}, at_least, [req("A", "2S", "5S"), req("C", "3H")])
+    count = FoldCount(pos)
+    assert count.by_sum == count.by_difference == 0
+    total, at = brute_force(pos)
+    odds = card_odds(pos, FOLDS)
+    assert odds.deals == total
+    assert odds.cards == odds_from_counts(pos, total, at)
 
 
 def test_the_sum_of_the_families_stands_for_one_on_a_slow_view() -> None:

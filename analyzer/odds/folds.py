@@ -31,8 +31,8 @@ generating function as ``books`` (a factor per card, the deals the coefficient o
   player folded (or those no group concerns, when there are any): a card forced on any player
   folded adds one to the total and weighs the base's ways by that player's slots less its count,
   so all the forward families together are the base moved by one in the total and weighed by
-  the folded players' slots less the total, and that player's deals are those less the other
-  families' (``by_sum``).
+  the slots of the players folded and of those no group concerns, less the total; that player's
+  deals are those less the other families' (``by_sum``).
 
 All arithmetic is modulo primes below 2**31 (``arithmetic``) in numpy arrays of int64, with a
 row per prime; the exact integers come back by the Chinese remainder theorem.
@@ -91,8 +91,8 @@ def _forms(group: _Group, everyone: int) -> dict[int, Form]:
 class _Step:
     """A group's place in the order: the players tracked while it is counted (those it starts,
     then those tracked before: the axes of the box in that order, so that the counts of players
-    just started, which the way back cuts most, are the outer axes, cut in long runs; with them
-    the inner ones, the copies of a cut went at 4 to 6 ns a state), the ranges of their counts
+    just started, which the way back cuts most, are the outer axes, cut in long runs; as inner
+    axes, the cut's copies took 4 to 6 ns a state), the ranges of their counts
     on the way back (with room for a card forced on one of them), forward, and on the way in
     (before the group's cards: a player it starts has count 0), the range of the total before
     it, the players it starts and those it ends."""
@@ -402,7 +402,9 @@ class FoldCount:
         """The forward family not made, or None: that of the players no group concerns
         (``_UNTOUCHED``), else that of the first player folded, the one the way forward would
         carry furthest. Its deals with a card are those of all the forward families together
-        less the others', and all together need no family of their own (``_Run._summed``)."""
+        less the others', and all together need no family of their own (``_Run._weighed_down``).
+        When it is also ``by_difference``, it is counted by difference before it starts and so
+        once folded."""
         if self.untouched:
             return _UNTOUCHED
         return next((step.dying[0] for step in self.steps if step.dying), None)
@@ -431,7 +433,7 @@ class FoldCount:
         """The work of the count (about array element steps, over every prime): per group, its
         card factors through the forward box for each forward family, and with the odds, through
         the box of the way back for each family there, with the cards left out for the odds and
-        their sums against the forward families; the odds in ``odds_primes`` primes, the deals
+        their dots with the forward pass; the odds in ``odds_primes`` primes, the deals
         alone in the others. (Where the guess of the deals falls short, the count also takes the
         odds in the primes missing: this leaves that out.)"""
         count = sum(step.forward_work for step in self.steps)
@@ -729,45 +731,56 @@ class _Run:
         """The deals with a card no group concerns at each player: those of its family (for
         ``by_sum``, all the families together less the others), from the end of the way forward."""
         c = self.fold
-        finals = unscaled * scale % self.prime
-        unit = None  # (at the player of ``by_sum``, or at one slot of the players no group concerns)
-        if c.by_sum is not None:
-            summed = self._dot(self._split(self._summed(f0, len(c.steps))), end, "p", "p", "p")
-            unit = self._by_sum(summed, unscaled, families) * scale % self.prime
-        free: dict[str, Array] = {}
-        for p, name in enumerate(c.model.players):
-            if p in c.untouched:
-                each = unit if unit is not None and c.by_sum == _UNTOUCHED else finals[families.index(_UNTOUCHED)]
-                free[name] = each * self.slots[p] % self.prime
-            else:
-                free[name] = unit if unit is not None and p == c.by_sum else finals[families.index(p)]
-        return free
+        unit = None
+        if self._summed_out(len(c.steps)):
+            together = self._dot(self._split(f0), self._weighed_down(end, len(c.steps)), "p", "p", "p")
+            unit = self._by_sum(together, unscaled, families)
+        return {
+            name: self._folded(p, unit, unscaled, families) * scale % self.prime
+            for p, name in enumerate(c.model.players)
+        }
 
-    def _summed(self, f0: Array, j: int) -> Array:
-        """All the forward families together, from the base family ``f0`` (prime, total, counts)
-        on the way into group j (at the end for ``len(steps)``). A family has a card forced on a
-        player folded (or one no group concerns): its total is one higher than the base's, and
-        its ways the base's times the player's slots less its count. Summed over the players,
-        that is their slots (``slots_out``) less the total, whatever each one's count."""
-        total = f0.shape[1]
+    def _summed_out(self, j: int) -> bool:
+        """Whether the player of ``by_sum`` (or those no group concerns, for ``_UNTOUCHED``) is
+        folded before group j (at the end for ``len(steps)``): its family, not made, is read
+        from all of them together."""
+        z = self.fold.by_sum
+        return z == _UNTOUCHED or (z is not None and any(z in step.dying for step in self.fold.steps[:j]))
+
+    def _weighed_down(self, b: Array, j: int) -> Array:
+        """``b`` (prime, total, counts: the way back into group j, or at the end for
+        ``len(steps)``) read one higher in the total and weighed by the slots folded
+        (``slots_out``) less the total: against the base family, that is all the forward
+        families together against ``b``. A family has a card forced on a player folded (or one
+        no group concerns): its total is one higher than the base's, and its ways the base's
+        times the player's slots less its count; summed over the players, their slots less the
+        total, whatever each one's count."""
+        total = b.shape[1]
         weight = (self.fold.slots_out[j] - np.arange(total - 1)) % self.prime[:, None]
-        out = np.zeros_like(f0)
-        out[:, 1:] = residues(f0[:, :-1] * weight.reshape(weight.shape + (1,) * (f0.ndim - 2)), self.primes, 0)
+        out = np.zeros(b.shape, dtype=np.int64)
+        out[:, :-1] = residues(b[:, 1:] * weight.reshape(weight.shape + (1,) * (b.ndim - 2)), self.primes, 0)
         return out
 
-    def _by_sum(self, summed: Array, known: Array, families: list[int]) -> Array:
+    def _by_sum(self, together: Array, known: Array, families: list[int]) -> Array:
         """The deals with a card at the player of ``by_sum`` (at one slot of the players no group
-        concerns, for ``_UNTOUCHED``), per prime: ``summed``, those of all the forward families
-        together, less those of the families made (``known``, a row per family of ``families``)."""
+        concerns, for ``_UNTOUCHED``), per prime: ``together``, those of all the forward families,
+        less those of the families made (``known``, a row per family of ``families``; the family
+        of the players no group concerns is made only when ``by_sum`` is None, as tests set it)."""
         c = self.fold
-        out = summed.copy()
-        for k, p in enumerate(families):
-            if p != -1:
-                out -= known[k] * (c.slots_out[0] if p == _UNTOUCHED else 1)
-        out %= self.prime
+        out: Array = (together - sum(known[k] for k, p in enumerate(families) if p != -1)) % self.prime
         if c.by_sum == _UNTOUCHED:
             out = out * inverses(c.slots_out[0], self.primes) % self.prime
         return out
+
+    def _folded(self, p: int, unit: Array | None, values: Array, families: list[int]) -> Array:
+        """The deals with a card at a player folded or no group concerns: ``unit`` for the player
+        of ``by_sum`` (times its slots for those no group concerns), else its family's ``values``
+        (those of the family of all the players no group concerns, times the player's slots)."""
+        c = self.fold
+        if p in c.untouched:
+            each = unit if unit is not None and c.by_sum == _UNTOUCHED else values[families.index(_UNTOUCHED)]
+            return each * self.slots[p] % self.prime
+        return unit if unit is not None and p == c.by_sum else values[families.index(p)]
 
     def _through(self, a: Array, step: _Step) -> Array:
         """``a`` (over the group's ``start_box``) through a group: the sum over its terms of the
@@ -940,7 +953,8 @@ class _Run:
     ) -> None:
         """The deals with each kind's card at each player it may go to, in group j: the forward
         pass into the group against the way back with the card left out, moved by one in the
-        player's count, or the family with the card forced on the player."""
+        player's count, or the family with the card forced on the player; for the player of
+        ``by_sum`` once folded, all the forward families together less the others."""
         f, families = kept
         step = self.fold.steps[j]
         primes = len(self.primes)
@@ -948,46 +962,41 @@ class _Run:
         # is at 0 there): on the slow views, a fifth of the forward box's states or less in all
         # (group by group, up to all of them).
         box: list[int | slice] = list(step.coming_box)
-        z = self.fold.by_sum  # (its family, when folded before the group, from all together)
-        out = z == _UNTOUCHED or any(z in before.dying for before in self.fold.steps[:j])
-        if out:
-            f = np.concatenate([f, self._summed(f[0], j)[None]])
+        summed = self._summed_out(j)
         flat = self._split(f.reshape(f.shape[0], primes, -1))
         base = flat[0], [part[0] for part in flat[1]]
-        back = len(back_families) - 1  # (the base family's way back is read against every forward family)
+        others = len(back_families) - 1  # (the base family's way back is read against every forward family)
         for (i, mask), whole in sums.items():
             # The way back, over that box: as it is (against every forward family; the other
             # families of the way back against the base), and moved by one in the count of
-            # each tracked player the card may go to (zero past its box), against the base.
+            # each tracked player the card may go to (zero past its box), against the base;
+            # and for ``by_sum``, moved by one in the total and weighed (``_weighed_down``).
             active = [p for p in step.work if mask >> p & 1]
-            first = np.ascontiguousarray(whole[(0, slice(None), *box)]).reshape(primes, -1)
-            rows = np.empty((back + len(active), primes, *f.shape[2:]), dtype=np.int64)
-            rows[:back] = whole[(slice(1, None), slice(None), *box)]
+            base_back = whole[(0, slice(None), *box)]
+            rows = np.empty((others + len(active) + summed, primes, *f.shape[2:]), dtype=np.int64)
+            rows[:others] = whole[(slice(1, None), slice(None), *box)]
             for k, p in enumerate(active):
                 d = 1 + step.work.index(p)
                 size = min(step.inward[d - 1], step.ranges[d - 1] - 1)
                 here, there, past = list(box), list(box), list(box)
                 here[d], there[d], past[d] = slice(0, size), slice(1, size + 1), slice(size, None)
-                rows[(back + k, slice(None), *here)] = whole[(0, slice(None), *there)]
-                rows[(back + k, slice(None), *past)] = 0
-            by_forward = self._dot(flat, first, "kp", "p", "kp")
+                rows[(others + k, slice(None), *here)] = whole[(0, slice(None), *there)]
+                rows[(others + k, slice(None), *past)] = 0
+            if summed:
+                rows[-1] = self._weighed_down(base_back, j)
+            by_forward = self._dot(flat, np.ascontiguousarray(base_back).reshape(primes, -1), "kp", "p", "kp")
             by_back = self._dot(base, rows.reshape(rows.shape[0], primes, -1), "p", "kp", "kp") if len(rows) else rows
-            unit = self._by_sum(by_forward[-1], by_forward[:-1], families) if out else None
+            unit = self._by_sum(by_back[-1], by_forward, families) if summed else None
             per = ways.setdefault((j, i), {})
             for p in range(len(self.slots)):
                 if not mask >> p & 1:
                     continue
                 if p in step.work:
-                    v = by_back[back + active.index(p)]
-                elif p in families:
-                    v = by_forward[families.index(p)]
+                    v = by_back[others + active.index(p)]
                 elif p in back_families:
                     v = by_back[back_families.index(p) - 1]
-                elif p == self.fold.by_difference:
+                elif p == self.fold.by_difference and j < self.fold.first[p]:
                     continue  # (``_by_difference``)
-                elif unit is not None and p == z:
-                    v = unit
-                else:  # a player no group concerns
-                    each = unit if unit is not None and z == _UNTOUCHED else by_forward[families.index(_UNTOUCHED)]
-                    v = each * self.slots[p] % self.prime
+                else:  # folded, or no group concerns it
+                    v = self._folded(p, unit, by_forward, families)
                 per[p] = (per.get(p, 0) + v) % self.prime
