@@ -608,9 +608,9 @@ class _Run:
         hold (``X``, the complement form singling out no one) leaves ``x`` as it is. With
         ``tops`` (going back), the product is over those first counts of each tracked player
         where that saves an eighth of its states (as ``_cut``), made there alone."""
-        shape = x.shape if tops is None else _Run._cut_shape(x, tops)
         if form == (True, 0):
-            return (x if shape == x.shape else x[tuple(slice(0, n) for n in shape)].copy()), size
+            return (x if tops is None else self._cut(x, tops)), size
+        shape = x.shape if tops is None else self._cut_shape(x, tops)
         grow = form[1].bit_count() + form[0]  # (every player it singles out is tracked)
         if size * grow > limit:
             x, size = self._mod(x), self.top
