@@ -137,6 +137,8 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
+        except BrokenPipeError:
+            raise  # (the reader stopped reading, as ``| head`` does: click ends quietly, as for every command)
         except (HalfsuitError, OSError) as exc:
             if DEBUG["on"]:
                 raise

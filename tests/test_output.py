@@ -727,6 +727,20 @@ def test_ctrl_c_stops_a_batch_at_once_and_leaves_the_previous_set(big_folder: Pa
     assert all(_gone(pid) for pid in workers), "a worker outlived the batch"
 
 
+@pytest.mark.parametrize("command", [["who-has", "2S"], ["odds"]])
+def test_a_reader_that_stops_reading_ends_the_command_quietly(command: list[str]) -> None:
+    """``halfsuit who-has 2S game.fish | head -1``: the pipe closes before the answer is written.
+    A closed pipe is not a malformed record: no message, and the exit click gives it (1), the
+    same for every command (``who-has`` once said "[Errno 32] Broken pipe" and exited 2)."""
+    record = Path(__file__).resolve().parents[1] / "sample_logs" / "probing-opening.fish"
+    read, write = os.pipe()
+    proc = subprocess.Popen([*HALFSUIT, *command, str(record)], stdout=write, stderr=subprocess.PIPE, text=True)
+    os.close(write)
+    os.close(read)  # (before the command has loaded: its first write finds no reader)
+    _, stderr = proc.communicate(timeout=60)
+    assert (proc.returncode, stderr) == (1, "")
+
+
 @pytest.mark.parametrize(
     "moment", [0.2, 1.0, pytest.param(0.6, marks=pytest.mark.slow), pytest.param(1.5, marks=pytest.mark.slow)]
 )
