@@ -19,6 +19,12 @@ generating function as ``books`` (a factor per card, the deals the coefficient o
   holds the players between their first and last group and the total, not every player: the
   order of the groups is the one keeping those boxes smallest (searched exactly when they are
   few).
+- *Least and most counts.* Requirements cancel whole ranges of counts: a group requiring a
+  player to hold one of its cards takes away its ways with none of them, which cancel every
+  way the player is singled out by none of the cards (``_raises``), and with requirements on
+  several players the top counts cancel likewise (``_most``). Each axis starts at its player's
+  least count so far (``_Step.low``; the total at the least of the players folded) and ends at
+  its most: on the slowest probing openings, the boxes a third of the size, or less.
 - *Odds.* The deals with card ``c`` at ``p`` are the count with ``c``'s factor replaced by
   ``x_p``. Inside ``c``'s group that is a forward pass (the groups before, and the group's other
   cards) against a backward pass (the groups after) moved by one in ``p``'s count. For a player
@@ -40,6 +46,7 @@ row per prime; the exact integers come back by the Chinese remainder theorem.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -87,6 +94,112 @@ def _forms(group: _Group, everyone: int) -> dict[int, Form]:
     return forms
 
 
+def _kinds(group: _Group) -> list[int]:
+    """Per card of the group (by its place), its kind. The first cards are one of each kind, the
+    others follow kind by kind (``books._Model._book``). Cards alike have the same mask in every
+    term."""
+    out = list(range(len(group.kinds)))
+    for k, same in enumerate(group.kinds.values()):
+        out += [k] * (len(same) - 1)
+    return out
+
+
+def _key(kinds: list[int], entries: list[tuple[int, int]]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """A product's factors (an entry per place), as a key that is the same for products equal
+    up to the order of cards alike: per kind, its entries sorted."""
+    per: list[list[tuple[int, int]]] = [[] for _ in range(max(kinds, default=-1) + 1)]
+    for k, entry in zip(kinds, entries, strict=True):
+        per[k].append(entry)
+    return tuple(tuple(sorted(e)) for e in per)
+
+
+def _raises(group: _Group, forms: dict[int, Form], q: int) -> bool:
+    """Whether the group's sum of terms vanishes at ``x_q = 0``, term by term: with q taken out
+    of every factor (a direct factor of q alone is then zero, and its term with it), the terms
+    alike (``_key``) have coefficients summing to zero. Then every state the group gives has
+    q's count one higher than the state it came from or more (a player the group requires to
+    hold one of its cards: its ways with none, taken away, cancel the ways it holds none of
+    them in the rest), and so does each product with a card's factor replaced by a player's
+    ``x`` (the odds): for another player, the terms cancelling have the same rest at that
+    card's kind, which says whether the player may hold it, so they are kept or dropped
+    together; for q, ``x_q`` is a factor."""
+    bit = 1 << q
+    kinds = _kinds(group)
+    sums: dict[tuple[object, ...], int] = {}
+    for coef, masks in group.terms:
+        entries = []
+        for m in masks:
+            complement, who = forms[m]
+            if not complement and who == bit:
+                break  # (the factor is x_q: the term vanishes)
+            entries.append((int(complement), who & ~bit))
+        else:
+            key = _key(kinds, entries)
+            sums[key] = sums.get(key, 0) + coef
+    return not any(sums.values())
+
+
+def _top_power(factors: list[tuple[int, list[Form]]], q: int, most: int, kinds: list[int]) -> int:
+    """The highest power of ``x_q``, at most ``most``, whose coefficient in the sum of these
+    products of factors does not vanish term by term. The coefficient of ``x_q ** k`` takes
+    ``x_q`` from k of the factors singling q out (less it, in the complement form) and the rest
+    of each factor from the others; products alike (``_key`` over these ``kinds`` of places,
+    ``x_q`` an entry of its own) cancel when their coefficients sum to zero."""
+    bit = 1 << q
+    chosen_entry = (2, 0)
+    for k in range(most, 0, -1):
+        sums: dict[tuple[object, ...], int] = {}
+        for coef, fs in factors:
+            singled = [c for c, (_, who) in enumerate(fs) if who & bit]
+            for chosen in itertools.combinations(singled, k):
+                sign = coef
+                entries = []
+                for c, (complement, who) in enumerate(fs):
+                    if c in chosen:
+                        sign = -sign if complement else sign
+                        entries.append(chosen_entry)
+                    elif not complement and who == bit:
+                        break  # (the rest of x_q alone is zero)
+                    else:
+                        entries.append((int(complement), who & ~bit))
+                else:
+                    key = _key(kinds, entries)
+                    sums[key] = sums.get(key, 0) + sign
+        if any(sums.values()):
+            return k
+    return 0
+
+
+def _most(group: _Group, forms: dict[int, Form], q: int) -> int:
+    """The most the group raises q's count in the products the count makes, less the one a
+    card forced on q may add: the top power of ``x_q`` in the group's sum of terms
+    (``_top_power``; requirements on several players cancel the top powers: the ways with none
+    of the book at q and none at another player have fewer cards to give q), and in each
+    product for the odds. With a card's factor replaced by another player's ``x``, the terms
+    cancelling have the same rest at that card's kind (cards alike take ``x_q`` from as many
+    of them either way), which says whether the player may hold it, so it cancels along; with
+    ``x_q``, one more than the top power in the other cards' factors, over the terms where q
+    may hold the card."""
+    bit = 1 << q
+    kinds = _kinds(group)
+    factors = [(coef, [forms[m] for m in masks]) for coef, masks in group.terms]
+
+    def singling(fs: list[Form]) -> int:
+        return sum(1 for _, who in fs if who & bit)
+
+    top = _top_power(factors, q, max(singling(fs) for _, fs in factors), kinds)
+    for i in range(len(group.cards)):
+        rest = [
+            (coef, fs[:i] + fs[i + 1 :])
+            for (coef, fs), (_, ms) in zip(factors, group.terms, strict=True)
+            if ms[i] >> q & 1
+        ]
+        most = max((singling(fs) for _, fs in rest), default=0)
+        if most > top:  # (any order of the other cards will do: this product has no odds of its own)
+            top = max(top, _top_power(rest, q, most, [0] * (len(group.cards) - 1)))
+    return top
+
+
 @dataclass
 class _Step:
     """A group's place in the order: the players tracked while it is counted (those it starts,
@@ -106,6 +219,14 @@ class _Step:
     total: int
     born: list[int]
     dying: list[int]
+    low: list[int]  # per tracked player, its least count on the way in: index 0 of its axis
+    rise: list[int]  # per tracked player, how much the group raises its least count
+    total_low: int  # the least total on the way in: index 0 of the total's axis
+
+    def out_low(self, p: int) -> int:
+        """Tracked player p's least count out of the group."""
+        d = self.work.index(p)
+        return self.low[d] + self.rise[d]
 
     @property
     def states(self) -> int:
@@ -265,8 +386,19 @@ class FoldCount:
                 most = list(map(max, most, got))
             self.most.append(most)
         # Per player: the most exceptions all the groups can give it, at most its slots.
-        self.whole = [min(s, sum(m[p] for m in self.most)) for p, s in enumerate(model.slots)]
         self.touch = [sum(1 << p for p, k in enumerate(most) if k) for most in self.most]
+        # Per group and player: the most the group raises its count (``_most``: no more than
+        # ``most``, which says which players it concerns).
+        self.tops = [
+            [_most(g, forms, p) if k else 0 for p, k in enumerate(most)]
+            for g, forms, most in zip(model.groups, self.forms, self.most, strict=True)
+        ]
+        self.whole = [min(s, sum(m[p] for m in self.tops)) for p, s in enumerate(model.slots)]
+        # Per group and player: how much the group raises its least count (``_raises``).
+        self.rises = [
+            [int(bool(touch >> p & 1) and _raises(g, forms, p)) for p in range(players)]
+            for g, forms, touch in zip(model.groups, self.forms, self.touch, strict=True)
+        ]
         self.order = [] if model.zero else self._order()[0]
         self.steps = self._steps()
 
@@ -320,7 +452,7 @@ class FoldCount:
         k, slots = len(self.model.groups), np.array(self.model.slots, dtype=np.int64)
         players, groups = np.arange(len(slots)), np.arange(k)
         touch = np.array(self.touch, dtype=np.int64)
-        most = np.array(self.most, dtype=np.int64).reshape(k, len(slots))
+        most = np.array(self.tops, dtype=np.int64).reshape(k, len(slots))
         ops = np.array([sum(len(ms) for _, ms in g.terms) for g in self.model.groups], dtype=np.int64)
 
         def concern(sets: Array) -> Array:
@@ -330,11 +462,15 @@ class FoldCount:
 
         seen = concern(done)[:, None]
         active = (seen & concern(((1 << k) - 1) & ~done[:, None] & ~(1 << groups))) | touch  # (set, next)
+        rises = np.array(self.rises, dtype=np.int64).reshape(k, len(slots))
         got = (done[:, None] >> groups & 1) @ most  # per player, the most the groups done give it
-        ranges = np.minimum(slots, got[:, None, :] + most + 1) + 1  # (set, next, player)
+        low = (done[:, None] >> groups & 1) @ rises  # and its least count
+        # (set, next, player)
+        ranges = np.maximum(1, np.minimum(slots, got[:, None, :] + most + 1) + 1 - low[:, None, :])
         size = np.where(active[..., None] >> players & 1 == 1, ranges, 1).prod(axis=-1)
         folded = (seen & ~active)[..., None] >> players & 1
         total = np.minimum(self.n, 1 + folded @ np.array(self.whole, dtype=np.int64)) + 1
+        total = np.maximum(1, total - folded @ rises.sum(axis=0))
         out: Array = size * total * ops
         return out
 
@@ -350,31 +486,45 @@ class FoldCount:
                     last[p] = j
         whole = self.whole
         got = [0] * len(slots)
+        low = [0] * len(slots)  # per player, its least count so far (``_raises``)
         tracked: list[int] = []
         folded = 1  # room for a forced card
+        total_low = 0
+
+        def size(top: int, least: int) -> int:
+            return max(1, top + 1 - least)
+
         steps = []
         for j, g in enumerate(self.order):
             born = [p for p in range(len(slots)) if first.get(p) == j]
             work = born + tracked
-            inward = [min(slots[p], got[p]) + 1 for p in work]
-            got = [a + b for a, b in zip(got, self.most[g], strict=True)]
+            inward = [size(min(slots[p], got[p]), low[p]) for p in work]
+            got = [a + b for a, b in zip(got, self.tops[g], strict=True)]
             dying = [p for p in work if last[p] == j]
+            rise = [self.rises[g][p] for p in work]
             steps.append(
                 _Step(
                     self.model.groups[g],
                     self.forms[g],
                     work,
-                    [min(slots[p], got[p] + 1) + 1 for p in work],
-                    [min(slots[p], got[p]) + 1 for p in work],
+                    [size(min(slots[p], got[p] + 1), low[p]) for p in work],
+                    [size(min(slots[p], got[p]), low[p]) for p in work],
                     inward,
-                    min(self.n, folded) + 1,
+                    size(min(self.n, folded), total_low),
                     born,
                     dying,
+                    [low[p] for p in work],
+                    rise,
+                    total_low,
                 )
             )
+            for p, r in zip(work, rise, strict=True):
+                low[p] += r
             tracked = [p for p in work if p not in dying]
             folded += sum(whole[p] for p in dying)
-        self.end_total = min(self.n, folded) + 1
+            total_low += sum(low[p] for p in dying)
+        self.end_total = size(min(self.n, folded), total_low)
+        self.end_low = total_low
         self.untouched = [p for p in range(len(slots)) if p not in first]
         return steps
 
@@ -560,11 +710,12 @@ class _Run:
     def _mod(self, a: Array) -> Array:
         return residues(a, self.primes, 1, out=a)
 
-    def _weights(self, p: int, size: int) -> Array:
-        """``1 / (slots - r)!`` for a player's count r in 0..size-1, per prime (0 past its slots)."""
+    def _weights(self, p: int, size: int, low: int) -> Array:
+        """``1 / (slots - r)!`` for a player's count r in low..low+size-1, per prime (0 past its
+        slots)."""
         out = np.zeros((len(self.primes), size), dtype=np.int64)
-        for r in range(min(size, self.slots[p] + 1)):
-            out[:, r] = self.inv[:, self.slots[p] - r]
+        for i in range(min(size, self.slots[p] + 1 - low)):
+            out[:, i] = self.inv[:, self.slots[p] - low - i]
         return out
 
     def _scaled(self, a: Array, w: Array) -> Array:
@@ -696,20 +847,23 @@ class _Run:
             if odds:
                 kept.append((f, list(families)))
             f = self._through(self._fit(f, (f.shape[0], len(primes), step.total, *step.start_box)), step)
-            tracked, total = list(step.work), step.total
+            # The states below the least counts out of the group are zero: cut off.
+            f = f[(slice(None),) * 3 + tuple(slice(r, None) for r in step.rise)]
+            tracked, total, low = list(step.work), step.total, step.total_low
             for p in step.dying:
                 d = tracked.index(p)
-                size = f.shape[3 + d]
-                total = min(n + 1, total + size)
+                size, least = f.shape[3 + d], step.out_low(p)
+                low += least
+                total = min(n + 1 - low, total + size)
                 made = odds and p != c.by_sum
-                f = self._fold(f, 3 + d, p, total, made)
+                f = self._fold(f, 3 + d, p, total, made, least)
                 if made:
                     families.append(p)
                 tracked.remove(p)
         f = self._fit(f, (f.shape[0], len(primes), c.end_total))
         end = np.zeros((len(primes), c.end_total), np.int64)
-        for t in range(min(c.end_total, n + 1)):
-            end[:, t] = self.fact[:, n - t]
+        for t in range(min(c.end_total, n + 1 - c.end_low)):
+            end[:, t] = self.fact[:, n - c.end_low - t]
         scale = np.ones(len(primes), np.int64)
         for p in c.untouched:
             scale = scale * self.inv[:, self.slots[p]] % self.prime
@@ -755,8 +909,9 @@ class _Run:
         no group concerns): its total is one higher than the base's, and its ways the base's
         times the player's slots less its count; summed over the players, their slots less the
         total, whatever each one's count."""
-        total = b.shape[1]
-        weight = (self.fold.slots_out[j] - np.arange(total - 1)) % self.prime[:, None]
+        total, c = b.shape[1], self.fold
+        low = c.end_low if j == len(c.steps) else c.steps[j].total_low
+        weight = (c.slots_out[j] - low - np.arange(total - 1)) % self.prime[:, None]
         out = np.zeros(b.shape, dtype=np.int64)
         out[:, :-1] = residues(b[:, 1:] * weight.reshape(weight.shape + (1,) * (b.ndim - 2)), self.primes, 0)
         return out
@@ -823,12 +978,12 @@ class _Run:
         shape = _Run._cut_shape(x, tops)
         return x if shape == x.shape else x[tuple(slice(0, n) for n in shape)].copy()
 
-    def _fold(self, a: Array, ax: int, p: int, size: int, family: bool) -> Array:
-        """Player p's count (axis ``ax``) folded into the total, weighted by ``1 / (slots - r)!``;
-        with ``family``, a new family from the base family with a card forced on p (its count one
-        higher)."""
+    def _fold(self, a: Array, ax: int, p: int, size: int, family: bool, low: int) -> Array:
+        """Player p's count (axis ``ax``, from ``low``) folded into the total, weighted by
+        ``1 / (slots - r)!``; with ``family``, a new family from the base family with a card
+        forced on p (its count one higher). The total's axis starts ``low`` higher."""
         counts = a.shape[ax]
-        w = self._weights(p, counts + 1)
+        w = self._weights(p, counts + 1, low)
         shape = list(a.shape)
         del shape[ax]
         shape[0] += family
@@ -847,9 +1002,9 @@ class _Run:
                     out[rows, :, shift:top] += self._scaled(src[:, :, : top - shift], w[:, shift])
         return self._mod(out)
 
-    def _unfold(self, b: Array, ax: int, p: int, counts: int, size: int) -> Array:
+    def _unfold(self, b: Array, ax: int, p: int, counts: int, size: int, low: int) -> Array:
         """The way back through ``_fold`` (every family weighted as the base)."""
-        w = self._weights(p, counts)
+        w = self._weights(p, counts, low)
         shape = list(b.shape)
         shape[2] = size
         shape.insert(ax, counts)
@@ -874,16 +1029,23 @@ class _Run:
         for j in reversed(range(len(steps))):
             step = steps[j]
             tracked = [p for p in step.work if p not in step.dying]
-            sizes = [step.total]
+            # Out of the group, a tracked player's axis starts at its least count out of it.
+            out = [r - k for r, k in zip(step.ranges, step.rise, strict=True)]
+            sizes, lows = [step.total], [step.total_low]
             for p in step.dying:
-                sizes.append(min(n + 1, sizes[-1] + step.ranges[step.work.index(p)]))
-            b = self._fit(b, (b.shape[0], len(primes), sizes[-1], *(step.ranges[step.work.index(q)] for q in tracked)))
+                lows.append(lows[-1] + step.out_low(p))
+                sizes.append(min(n + 1 - lows[-1], sizes[-1] + out[step.work.index(p)]))
+            b = self._fit(b, (b.shape[0], len(primes), sizes[-1], *(out[step.work.index(q)] for q in tracked)))
             for k in reversed(range(len(step.dying))):
                 p = step.dying[k]
                 before = [q for q in step.work if q in tracked or q == p]
-                b = self._unfold(b, 3 + before.index(p), p, step.ranges[step.work.index(p)], sizes[k])
+                b = self._unfold(b, 3 + before.index(p), p, out[step.work.index(p)], sizes[k], step.out_low(p))
                 tracked = before
-            b = self._fit(b, (b.shape[0], len(primes), step.total, *step.ranges))
+            b = self._fit(b, (b.shape[0], len(primes), step.total, *out))
+            if any(step.rise):  # (below the least counts out, nothing the way back meets: zeros)
+                lowered: Array = np.zeros((b.shape[0], len(primes), step.total, *step.ranges), dtype=np.int64)
+                lowered[(slice(None),) * 3 + tuple(slice(k, None) for k in step.rise)] = b
+                b = lowered
             b, sums = self._back_through(b, step)
             self._odds(j, kept.pop(), sums, families, ways)  # (each forward pass let go once used)
             del sums  # (not alive while the next group back makes its own)
