@@ -412,6 +412,30 @@ def test_a_quick_fold_skips_the_search_for_a_cheaper_book_by_book_plan(monkeypat
     assert card_odds(pos) == card_odds(pos, BOOKS)
 
 
+@pytest.mark.parametrize(("at", "view", "search"), [(22, PUBLIC, False), (24, "Ben", True)])
+def test_the_search_is_skipped_when_the_fold_is_likely_far_quicker(
+    at: int, view: str, search: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The jokers game's third round: on the public view the fold is likely 5 times quicker
+    than the plainest book-by-book plan, more than a search has ever gained (``search_gain``),
+    so there is no search; on Ben's, 3 times, and the search is made. Either way the fold
+    counts, and as the book-by-book count does."""
+    from analyzer.odds import books
+
+    pos = knowledge.position(_probing(8, DeckKind.JOKERS), at, view)
+    searched: list[bool] = []
+    original = books._plan
+
+    def spy(model: Any, search: bool = True, plain: Any = None) -> Any:
+        searched.append(search)
+        return original(model, search, plain)
+
+    monkeypatch.setattr(books, "_plan", spy)
+    assert route(pos) is Counter.FOLDS
+    assert searched == ([False, True] if search else [False])
+    assert card_odds(pos) == card_odds(pos, BOOKS)
+
+
 @pytest.mark.parametrize("margin", [-300, 4, 300])
 def test_the_odds_take_the_primes_the_deals_need_however_the_guess_falls(
     margin: int, monkeypatch: pytest.MonkeyPatch

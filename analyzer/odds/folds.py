@@ -94,109 +94,95 @@ def _forms(group: _Group, everyone: int) -> dict[int, Form]:
     return forms
 
 
-def _kinds(group: _Group) -> list[int]:
-    """Per card of the group (by its place), its kind. The first cards are one of each kind, the
-    others follow kind by kind (``books._Model._book``). Cards alike have the same mask in every
-    term."""
-    out = list(range(len(group.kinds)))
-    for k, same in enumerate(group.kinds.values()):
-        out += [k] * (len(same) - 1)
-    return out
+KindTerm = tuple[int, tuple[Form, ...], tuple[int, ...]]  # a coefficient, per kind its form and its cards
 
 
-def _key(kinds: list[int], entries: list[tuple[int, int]]) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """A product's factors (an entry per place), as a key that is the same for products equal
-    up to the order of cards alike: per kind, its entries sorted."""
-    per: list[list[tuple[int, int]]] = [[] for _ in range(max(kinds, default=-1) + 1)]
-    for k, entry in zip(kinds, entries, strict=True):
-        per[k].append(entry)
-    return tuple(tuple(sorted(e)) for e in per)
+def _kind_terms(group: _Group, forms: dict[int, Form]) -> list[KindTerm]:
+    """The group's terms kind by kind: cards alike (``books._Model._book``: the first cards are
+    one of each kind) have the same mask in every term, so a term is its coefficient, each
+    kind's form in it and how many cards each kind has."""
+    kinds = len(group.kinds)
+    sizes = tuple(len(same) for same in group.kinds.values())
+    return [(coef, tuple(forms[m] for m in masks[:kinds]), sizes) for coef, masks in group.terms]
 
 
-def _raises(group: _Group, forms: dict[int, Form], q: int) -> bool:
-    """Whether the group's sum of terms vanishes at ``x_q = 0``, term by term: with q taken out
-    of every factor (a direct factor of q alone is then zero, and its term with it), the terms
-    alike (``_key``) have coefficients summing to zero. Then every state the group gives has
-    q's count one higher than the state it came from or more (a player the group requires to
-    hold one of its cards: its ways with none, taken away, cancel the ways it holds none of
-    them in the rest), and so does each product with a card's factor replaced by a player's
-    ``x`` (the odds): for another player, the terms cancelling have the same rest at that
-    card's kind, which says whether the player may hold it, so they are kept or dropped
-    together; for q, ``x_q`` is a factor."""
+def _raises(terms: list[KindTerm], q: int) -> bool:
+    """Whether the group's sum of terms (``_kind_terms``) vanishes at ``x_q = 0``, term by term:
+    with q taken out of every factor (a direct factor of q alone is then zero, and its term
+    with it), the terms with the same factors have coefficients summing to zero. Then every
+    state the group gives has q's count one higher than the state it came from or more (a
+    player the group requires to hold one of its cards: its ways with none, taken away, cancel
+    the ways it holds none of them in the rest), and so does each product with a card's factor
+    replaced by a player's ``x`` (the odds): for another player, the terms cancelling have the
+    same factor at that card, less q, which says whether the player may hold it, so they are
+    kept or dropped together; for q, ``x_q`` is a factor."""
     bit = 1 << q
-    kinds = _kinds(group)
-    sums: dict[tuple[object, ...], int] = {}
-    for coef, masks in group.terms:
-        entries = []
-        for m in masks:
-            complement, who = forms[m]
-            if not complement and who == bit:
-                break  # (the factor is x_q: the term vanishes)
-            entries.append((int(complement), who & ~bit))
-        else:
-            key = _key(kinds, entries)
-            sums[key] = sums.get(key, 0) + coef
+    sums: dict[tuple[Form, ...], int] = {}
+    for coef, fs, _ in terms:
+        if any(not complement and who == bit for complement, who in fs):
+            continue  # (a factor is x_q: the term vanishes)
+        key = tuple((complement, who & ~bit) for complement, who in fs)
+        sums[key] = sums.get(key, 0) + coef
     return not any(sums.values())
 
 
-def _top_power(factors: list[tuple[int, list[Form]]], q: int, most: int, kinds: list[int]) -> int:
+def _top_power(terms: list[KindTerm], q: int, most: int) -> int:
     """The highest power of ``x_q``, at most ``most``, whose coefficient in the sum of these
-    products of factors does not vanish term by term. The coefficient of ``x_q ** k`` takes
-    ``x_q`` from k of the factors singling q out (less it, in the complement form) and the rest
-    of each factor from the others; products alike (``_key`` over these ``kinds`` of places,
-    ``x_q`` an entry of its own) cancel when their coefficients sum to zero."""
+    terms (``_kind_terms``) does not vanish term by term. The coefficient of ``x_q ** k`` takes
+    ``x_q`` from k of the cards singling q out (less it, in the complement form; from ``c`` of a
+    kind's ``n`` cards in ``n choose c`` ways) and the rest of each factor from the others;
+    products with the same number of ``x_q`` from each kind and the same rest of each kind's
+    factor cancel when their coefficients sum to zero."""
     bit = 1 << q
-    chosen_entry = (2, 0)
     for k in range(most, 0, -1):
         sums: dict[tuple[object, ...], int] = {}
-        for coef, fs in factors:
-            singled = [c for c, (_, who) in enumerate(fs) if who & bit]
-            for chosen in itertools.combinations(singled, k):
-                sign = coef
-                entries = []
-                for c, (complement, who) in enumerate(fs):
-                    if c in chosen:
-                        sign = -sign if complement else sign
-                        entries.append(chosen_entry)
-                    elif not complement and who == bit:
+        for coef, fs, sizes in terms:
+            singled = [i for i, (_, who) in enumerate(fs) if who & bit]
+            for taken in itertools.product(*(range(sizes[i] + 1) for i in singled)):
+                if sum(taken) != k:
+                    continue
+                counts = [0] * len(fs)
+                for i, c in zip(singled, taken, strict=True):
+                    counts[i] = c
+                value = coef
+                key: list[object] = []
+                for (complement, who), c, n in zip(fs, counts, sizes, strict=True):
+                    value *= math.comb(n, c) * (-1 if complement and c % 2 else 1)
+                    rest = (complement, who & ~bit)
+                    if c < n and not complement and rest[1] == 0:
                         break  # (the rest of x_q alone is zero)
-                    else:
-                        entries.append((int(complement), who & ~bit))
+                    key.append((rest if c < n else None, c))
                 else:
-                    key = _key(kinds, entries)
-                    sums[key] = sums.get(key, 0) + sign
+                    sums[tuple(key)] = sums.get(tuple(key), 0) + value
         if any(sums.values()):
             return k
     return 0
 
 
-def _most(group: _Group, forms: dict[int, Form], q: int) -> int:
+def _most(terms: list[KindTerm], q: int) -> int:
     """The most the group raises q's count in the products the count makes, less the one a
     card forced on q may add: the top power of ``x_q`` in the group's sum of terms
     (``_top_power``; requirements on several players cancel the top powers: the ways with none
     of the book at q and none at another player have fewer cards to give q), and in each
     product for the odds. With a card's factor replaced by another player's ``x``, the terms
-    cancelling have the same rest at that card's kind (cards alike take ``x_q`` from as many
-    of them either way), which says whether the player may hold it, so it cancels along; with
-    ``x_q``, one more than the top power in the other cards' factors, over the terms where q
-    may hold the card."""
+    cancelling have the same rest of that card's factor, which says whether the player may
+    hold it, so it cancels along; with ``x_q``, one more than the top power in the other
+    cards' factors, over the terms where q may hold the card."""
     bit = 1 << q
-    kinds = _kinds(group)
-    factors = [(coef, [forms[m] for m in masks]) for coef, masks in group.terms]
 
-    def singling(fs: list[Form]) -> int:
-        return sum(1 for _, who in fs if who & bit)
+    def singling(fs: tuple[Form, ...], sizes: tuple[int, ...]) -> int:
+        return sum(n for (_, who), n in zip(fs, sizes, strict=True) if who & bit)
 
-    top = _top_power(factors, q, max(singling(fs) for _, fs in factors), kinds)
-    for i in range(len(group.cards)):
+    top = _top_power(terms, q, max(singling(fs, sizes) for _, fs, sizes in terms))
+    for i in range(len(terms[0][1])):  # (a card of each kind forced on q)
         rest = [
-            (coef, fs[:i] + fs[i + 1 :])
-            for (coef, fs), (_, ms) in zip(factors, group.terms, strict=True)
-            if ms[i] >> q & 1
+            (coef, fs, (*sizes[:i], sizes[i] - 1, *sizes[i + 1 :]))
+            for coef, fs, sizes in terms
+            if fs[i][0] != bool(fs[i][1] & bit)  # (q may hold it: not singled out by a complement, or by a direct form)
         ]
-        most = max((singling(fs) for _, fs in rest), default=0)
-        if most > top:  # (any order of the other cards will do: this product has no odds of its own)
-            top = max(top, _top_power(rest, q, most, [0] * (len(group.cards) - 1)))
+        most = max((singling(fs, sizes) for _, fs, sizes in rest), default=0)
+        if most > top:
+            top = max(top, _top_power(rest, q, most))
     return top
 
 
@@ -339,8 +325,16 @@ class _Step:
         term at places ``start`` up to (not with) ``end`` of ``back_order``: ``needed``, and one
         more for each of them singling the player out (a state takes from the one above it at
         each such card, and from nothing higher)."""
-        rows = self.singled[term]
-        return _tops(self.needed, rows[start], rows[end], self.ranges)
+        key = (term, start, end)
+        made = self._tops
+        if key not in made:  # (asked for once per card and prime)
+            rows = self.singled[term]
+            made[key] = _tops(self.needed, rows[start], rows[end], self.ranges)
+        return made[key]
+
+    @cached_property
+    def _tops(self) -> dict[tuple[int, int, int], list[int]]:
+        return {}
 
     @cached_property
     def back_work(self) -> int:
@@ -385,20 +379,21 @@ class FoldCount:
                         got[p] += who >> p & 1
                 most = list(map(max, most, got))
             self.most.append(most)
-        # Per player: the most exceptions all the groups can give it, at most its slots.
         self.touch = [sum(1 << p for p, k in enumerate(most) if k) for most in self.most]
+        kind_terms = [_kind_terms(g, forms) for g, forms in zip(model.groups, self.forms, strict=True)]
         # Per group and player: the most the group raises its count (``_most``: no more than
-        # ``most``, which says which players it concerns).
+        # ``most``, which says which players it concerns), and how much it raises its least
+        # count (``_raises``).
         self.tops = [
-            [_most(g, forms, p) if k else 0 for p, k in enumerate(most)]
-            for g, forms, most in zip(model.groups, self.forms, self.most, strict=True)
+            [_most(terms, p) if k else 0 for p, k in enumerate(most)]
+            for terms, most in zip(kind_terms, self.most, strict=True)
         ]
-        self.whole = [min(s, sum(m[p] for m in self.tops)) for p, s in enumerate(model.slots)]
-        # Per group and player: how much the group raises its least count (``_raises``).
         self.rises = [
-            [int(bool(touch >> p & 1) and _raises(g, forms, p)) for p in range(players)]
-            for g, forms, touch in zip(model.groups, self.forms, self.touch, strict=True)
+            [int(bool(touch >> p & 1) and _raises(terms, p)) for p in range(players)]
+            for terms, touch in zip(kind_terms, self.touch, strict=True)
         ]
+        # Per player: the most exceptions all the groups can give it, at most its slots.
+        self.whole = [min(s, sum(m[p] for m in self.tops)) for p, s in enumerate(model.slots)]
         self.order = [] if model.zero else self._order()[0]
         self.steps = self._steps()
 
@@ -916,6 +911,18 @@ class _Run:
         out[:, :-1] = residues(b[:, 1:] * weight.reshape(weight.shape + (1,) * (b.ndim - 2)), self.primes, 0)
         return out
 
+    def _weighed_up(self, f0: Array, j: int) -> Array:
+        """The base forward pass into group j (prime, total, counts) moved one higher in the
+        total and weighed by the slots folded less its total, which against the way back is
+        ``_weighed_down`` of it: all the forward families together, made once per group where
+        the way back would be weighed once per kind."""
+        c = self.fold
+        total = f0.shape[1]
+        weight = (c.slots_out[j] - c.steps[j].total_low - np.arange(total - 1)) % self.prime[:, None]
+        out = np.zeros(f0.shape, dtype=np.int64)
+        out[:, 1:] = residues(f0[:, :-1] * weight.reshape(weight.shape + (1,) * (f0.ndim - 2)), self.primes, 0)
+        return out
+
     def _by_sum(self, together: Array, known: Array, families: list[int]) -> Array:
         """The deals with a card at the player of ``by_sum`` (at one slot of the players no group
         concerns, for ``_UNTOUCHED``), per prime: ``together``, those of all the forward families,
@@ -1125,17 +1132,18 @@ class _Run:
         # (group by group, up to all of them).
         box: list[int | slice] = list(step.coming_box)
         summed = self._summed_out(j)
+        if summed:  # (all the forward families together, as one more: ``_weighed_up``)
+            f = np.concatenate([f, self._weighed_up(f[0], j)[None]])
         flat = self._split(f.reshape(f.shape[0], primes, -1))
         base = flat[0], [part[0] for part in flat[1]]
         others = len(back_families) - 1  # (the base family's way back is read against every forward family)
         for (i, mask), whole in sums.items():
             # The way back, over that box: as it is (against every forward family; the other
             # families of the way back against the base), and moved by one in the count of
-            # each tracked player the card may go to (zero past its box), against the base;
-            # and for ``by_sum``, moved by one in the total and weighed (``_weighed_down``).
+            # each tracked player the card may go to (zero past its box), against the base.
             active = [p for p in step.work if mask >> p & 1]
             base_back = whole[(0, slice(None), *box)]
-            rows = np.empty((others + len(active) + summed, primes, *f.shape[2:]), dtype=np.int64)
+            rows = np.empty((others + len(active), primes, *f.shape[2:]), dtype=np.int64)
             rows[:others] = whole[(slice(1, None), slice(None), *box)]
             for k, p in enumerate(active):
                 d = 1 + step.work.index(p)
@@ -1144,11 +1152,9 @@ class _Run:
                 here[d], there[d], past[d] = slice(0, size), slice(1, size + 1), slice(size, None)
                 rows[(others + k, slice(None), *here)] = whole[(0, slice(None), *there)]
                 rows[(others + k, slice(None), *past)] = 0
-            if summed:
-                rows[-1] = self._weighed_down(base_back, j)
             by_forward = self._dot(flat, np.ascontiguousarray(base_back).reshape(primes, -1), "kp", "p", "kp")
             by_back = self._dot(base, rows.reshape(rows.shape[0], primes, -1), "p", "kp", "kp") if len(rows) else rows
-            unit = self._by_sum(by_back[-1], by_forward, families) if summed else None
+            unit = self._by_sum(by_forward[-1], by_forward[:-1], families) if summed else None
             per = ways.setdefault((j, i), {})
             for p in range(len(self.slots)):
                 if not mask >> p & 1:
