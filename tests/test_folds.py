@@ -108,6 +108,49 @@ def test_small_opening_matches_listing_every_deal() -> None:
     assert count_deals(pos, FOLDS) == total  # (without the odds: no families)
 
 
+def _shared_book() -> Position:
+    """Four players; Ann and Bob each must hold one of the first book's six cards (each asked in
+    it), Ann was told no for one of them and Dee for another; Dee must hold one of the second
+    book's three."""
+    names = ("Ann", "Bob", "Cid", "Dee")
+    first, second = (list(b.cards) for b in list(DECK.books)[:2])
+    allowed: dict[Card, tuple[str, ...]] = {c: names for c in first + second[:3]}
+    allowed[first[0]] = ("Bob", "Cid", "Dee")
+    allowed[first[1]] = ("Ann", "Bob", "Cid")
+    at_least = [Requirement(p, DECK.books[0], frozenset(first), 1) for p in names[:2]]
+    at_least.append(Requirement("Dee", DECK.books[1], frozenset(second[:3]), 1))
+    return unseen(DECK, names, allowed, {"Ann": 2, "Bob": 2, "Cid": 2, "Dee": 3}, at_least)
+
+
+def test_requirements_narrow_the_counts_and_the_odds_stay_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player required to hold one of a book gets one exception at least from it (``_raises``),
+    and with two players required in one book the top counts cancel (``_most``): the boxes
+    are narrower than the cards singling each player out, and the odds are those of listing
+    every deal, as they are with the boxes as wide as those cards."""
+    pos = _shared_book()
+    count = FoldCount(pos)
+    book = next(g for g, group in enumerate(count.model.groups) if len(group.cards) == 6)
+    players = count.model.players
+    for name in ("Ann", "Bob"):
+        p = players.index(name)
+        assert count.rises[book][p] == 1
+        assert count.tops[book][p] < count.most[book][p]
+    assert count.rises[book][players.index("Dee")] == 0  # (told no, not required)
+    total, at = brute_force(pos)
+    narrow = card_odds(pos, FOLDS)
+    assert narrow.deals == total
+    assert narrow.cards == odds_from_counts(pos, total, at)
+    monkeypatch.setattr(folds_module, "_raises", lambda terms, q: False)
+    monkeypatch.setattr(
+        folds_module,
+        "_most",
+        lambda terms, q: max(sum(n for (_, w), n in zip(fs, ns, strict=True) if w >> q & 1) for _, fs, ns in terms),
+    )
+    assert any(step.total_low or any(step.low) for step in count.steps)
+    assert not any(step.total_low or any(step.low) for step in FoldCount(pos).steps)
+    assert card_odds(pos, FOLDS) == narrow
+
+
 def test_boxes_join_late_and_are_cut_on_the_way_back(monkeypatch: pytest.MonkeyPatch) -> None:
     """Forward, a player a group starts joins the box at the first card singling it out in each
     term. On the way back, each product keeps only the counts it still needs: those of the box on
