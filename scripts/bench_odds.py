@@ -2,7 +2,7 @@
 corpus of probing games (their openings, or with ``--whole`` the whole games).
 
     python scripts/bench_odds.py [--step N] [--runs N] [--no-plain]
-    python scripts/bench_odds.py --corpus probing [--seeds N] [--whole]
+    python scripts/bench_odds.py --corpus probing [--seeds N] [--whole] [--runs N]
 
 The probing corpus: games simulated with ``--style probing`` (each player probes a book of its
 own for two rounds, most asks fail), 6 and 8 players, the standard, jokers and ranks decks, and
@@ -12,6 +12,7 @@ the views, the median, 99th percentile and worst milliseconds of processor time 
 ``card_odds`` call (``time.process_time``: on a machine shared with other work, wall time
 measures the load more than the count), the worst peak of memory one view allocated
 (``tracemalloc``, in a second sweep, so it does not slow the first), and the slowest views.
+With ``--runs N``, each view's time is the least of N sweeps, each in a fresh process.
 
 Prints, for the 6-player and the 8-player records apart, how many views were timed, the
 maximum, 99th and 90th percentile and median milliseconds (of processor time) of one
@@ -144,10 +145,9 @@ def probing_views(seeds: int, only: str, whole: bool = False) -> list[tuple[str,
     return out
 
 
-def probing(seeds: int, only: str, dump: str = "", whole: bool = False) -> None:
-    """Time, then measure the memory of, every view of the probing corpus."""
-    import tracemalloc
-
+def probing_times(seeds: int, only: str, whole: bool) -> tuple[dict[str, list[tuple[float, str]]], dict[str, int]]:
+    """One sweep of the probing corpus: per group, each view's milliseconds and name, and how
+    many views were not counted (``TooLarge``)."""
     views = probing_views(seeds, only, whole)
     if views:  # start-up (numpy's first calls, the factorial tables) is not any view's time
         with contextlib.suppress(TooLarge):
@@ -161,6 +161,31 @@ def probing(seeds: int, only: str, dump: str = "", whole: bool = False) -> None:
         except TooLarge:
             too_large[group] = too_large.get(group, 0) + 1
         rows.setdefault(group, []).append(((time.process_time() - start) * 1000, where))
+    return rows, too_large
+
+
+def probing(seeds: int, only: str, dump: str = "", whole: bool = False, runs: int = 1) -> None:
+    """Time, then measure the memory of, every view of the probing corpus. With ``runs`` over 1,
+    each view's time is the least over that many sweeps, each in a fresh process (as ``sweep``:
+    this machine's single timings of one view wander by a fifth or more)."""
+    import tracemalloc
+
+    if runs <= 1:
+        rows, too_large = probing_times(seeds, only, whole)
+    else:
+        least: dict[tuple[str, str], float] = {}
+        command = [sys.executable, __file__, "--corpus", "probing", "--emit", "--seeds", str(seeds)]
+        command += ["--group", only, *(["--whole"] if whole else [])]
+        for _ in range(runs):
+            out = json.loads(subprocess.run(command, capture_output=True, check=True, text=True).stdout)
+            for group, found in out["rows"].items():
+                for ms, where in found:
+                    least[(group, where)] = min(ms, least.get((group, where), ms))
+            too_large = out["too_large"]
+        rows = {}
+        for (group, where), ms in least.items():
+            rows.setdefault(group, []).append((ms, where))
+    views = probing_views(seeds, only, whole)
     if dump:
         Path(dump).write_text(json.dumps(rows, indent=0))
     peaks: dict[str, int] = {}
@@ -173,7 +198,8 @@ def probing(seeds: int, only: str, dump: str = "", whole: bool = False) -> None:
         peaks[group] = max(peaks.get(group, 0), tracemalloc.get_traced_memory()[1] - base)
     tracemalloc.stop()
     games = "whole probing games" if whole else "probing openings"
-    print(f"card_odds on {games}, one view (ms of processor time), seeds 0..{seeds - 1}")
+    runs_said = f", the least of {runs} runs" if runs > 1 else ""
+    print(f"card_odds on {games}, one view (ms of processor time{runs_said}), seeds 0..{seeds - 1}")
     print(
         f"{'group':<22} {'views':>6} {'median':>7} {'p99':>7} {'worst':>7} {'peak MiB':>9} {'>250ms':>7} "
         f"{'not counted':>12}"
@@ -201,7 +227,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--step", type=int, default=1, help="time every N-th step only")
     parser.add_argument("--repeat", type=int, default=1, help="best of this many runs per view")
-    parser.add_argument("--runs", type=int, default=2, help="sweeps in fresh processes; each view's least counts")
+    parser.add_argument(
+        "--runs", type=int, default=0, help="sweeps in fresh processes; each view's least counts (2; probing: 1)"
+    )
     parser.add_argument("--no-plain", action="store_true", help="skip the straightforward count")
     parser.add_argument("--emit", action="store_true", help=argparse.SUPPRESS)  # one sweep, as JSON
     parser.add_argument("--corpus", choices=("shared", "probing"), default="shared", help="which views to time")
@@ -212,12 +240,16 @@ def main() -> None:
     args = parser.parse_args()
     keep_freed_memory()  # as the command line does
     if args.corpus == "probing":
-        probing(args.seeds, args.group, args.dump, args.whole)
+        if args.emit:
+            rows, too_large = probing_times(args.seeds, args.group, args.whole)
+            print(json.dumps({"rows": rows, "too_large": too_large}))
+            return
+        probing(args.seeds, args.group, args.dump, args.whole, args.runs or 1)
         return
     if args.emit:
         print(json.dumps(timings(args.step, args.repeat)))
         return
-    sweep(args.step, args.repeat, args.runs)
+    sweep(args.step, args.repeat, args.runs or 2)
     if not args.no_plain:
         plain(max(args.repeat, 3))
 
