@@ -438,10 +438,17 @@ def test_the_router_takes_the_fold_where_it_is_likely_fastest() -> None:
 def test_a_quick_fold_skips_the_search_for_a_cheaper_book_by_book_plan(monkeypatch: pytest.MonkeyPatch) -> None:
     """A must-declare hand in the second round: the fold is likely under 20 ms and quicker than
     the plainest book-by-book plan, so the search for a cheaper one (10-12 ms here) is not made."""
-    from analyzer.odds import books
-
     game = _probing(8, DeckKind.STANDARD, frozenset({HouseRule.MUST_DECLARE}))
     pos = knowledge.position(game, 12, "Cara")
+    assert _plans_made(pos, monkeypatch) == [False]
+    assert card_odds(pos) == card_odds(pos, BOOKS)
+
+
+def _plans_made(pos: Position, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Routes the view to the fold (asserted), and says which book-by-book plans were made on the
+    way: the plainest (False), and the search for a cheaper one (True)."""
+    from analyzer.odds import books
+
     searched: list[bool] = []
     original = books._plan
 
@@ -451,8 +458,7 @@ def test_a_quick_fold_skips_the_search_for_a_cheaper_book_by_book_plan(monkeypat
 
     monkeypatch.setattr(books, "_plan", spy)
     assert route(pos) is Counter.FOLDS
-    assert searched == [False]
-    assert card_odds(pos) == card_odds(pos, BOOKS)
+    return searched
 
 
 @pytest.mark.parametrize(("at", "view", "search"), [(22, PUBLIC, False), (24, "Ben", True)])
@@ -463,19 +469,8 @@ def test_the_search_is_skipped_when_the_fold_is_likely_far_quicker(
     than the plainest book-by-book plan, more than a search has ever gained (``search_gain``),
     so there is no search; on Ben's, 3 times, and the search is made. Either way the fold
     counts, and as the book-by-book count does."""
-    from analyzer.odds import books
-
     pos = knowledge.position(_probing(8, DeckKind.JOKERS), at, view)
-    searched: list[bool] = []
-    original = books._plan
-
-    def spy(model: Any, search: bool = True, plain: Any = None) -> Any:
-        searched.append(search)
-        return original(model, search, plain)
-
-    monkeypatch.setattr(books, "_plan", spy)
-    assert route(pos) is Counter.FOLDS
-    assert searched == ([False, True] if search else [False])
+    assert _plans_made(pos, monkeypatch) == ([False, True] if search else [False])
     assert card_odds(pos) == card_odds(pos, BOOKS)
 
 
