@@ -849,7 +849,7 @@ class _Run:
                 d = tracked.index(p)
                 size, least = f.shape[3 + d], step.out_low(p)
                 low += least
-                total = min(n + 1 - low, total + size)
+                total = max(1, min(n + 1 - low, total + size))  # (past n, the end weighs nothing)
                 made = odds and p != c.by_sum
                 f = self._fold(f, 3 + d, p, total, made, least)
                 if made:
@@ -1041,7 +1041,7 @@ class _Run:
             sizes, lows = [step.total], [step.total_low]
             for p in step.dying:
                 lows.append(lows[-1] + step.out_low(p))
-                sizes.append(min(n + 1 - lows[-1], sizes[-1] + out[step.work.index(p)]))
+                sizes.append(max(1, min(n + 1 - lows[-1], sizes[-1] + out[step.work.index(p)])))
             b = self._fit(b, (b.shape[0], len(primes), sizes[-1], *(out[step.work.index(q)] for q in tracked)))
             for k in reversed(range(len(step.dying))):
                 p = step.dying[k]
