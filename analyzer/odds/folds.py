@@ -194,7 +194,8 @@ class _Step:
     axes, the cut's copies took 4 to 6 ns a state), the ranges of their counts
     on the way back (with room for a card forced on one of them), forward, and on the way in
     (before the group's cards: a player it starts has count 0), the range of the total before
-    it, the players it starts and those it ends."""
+    it, the players it starts and those it ends. Each range starts at the player's least count
+    on the way in (``low``; the total's at ``total_low``): index i of an axis is count low + i."""
 
     group: _Group
     forms: dict[int, Form]
@@ -302,9 +303,10 @@ class _Step:
 
     @cached_property
     def needed(self) -> list[int]:
-        """Per tracked player, the counts the way back must have right once past the group: those
-        of the box on the way in and one more (the odds read the way back there moved by one in
-        the player's count, and the group before reads no more: its range is at most this)."""
+        """Per tracked player, the counts the way back must have right once past the group (from
+        its least count on the way in): those of the box on the way in and one more (the odds read
+        the way back there moved by one in the player's count, and the group before reads no more:
+        its range is at most this)."""
         return [min(x, y + 1) for x, y in zip(self.ranges, self.inward, strict=True)]
 
     @cached_property
@@ -440,10 +442,10 @@ class FoldCount:
     def _works(self, done: Array) -> Array:
         """Per set of groups done (a bit mask, one per row) and group next (a column): the next
         group's work, its card factors times its box. The box holds the players the next group
-        concerns and those some group done and some group to come concern, each up to the most
-        the groups done and the next can give it, with room for a forced card, and the range of
-        the total of the players folded. (Where the next group is among those done, the entry
-        means nothing: the search does not read it.)"""
+        concerns and those some group done and some group to come concern, each from the least
+        count the groups done leave it to the most they and the next can give it, with room for a
+        forced card, and the range of the total of the players folded. (Where the next group is
+        among those done, the entry means nothing: the search does not read it.)"""
         k, slots = len(self.model.groups), np.array(self.model.slots, dtype=np.int64)
         players, groups = np.arange(len(slots)), np.arange(k)
         touch = np.array(self.touch, dtype=np.int64)
@@ -487,6 +489,9 @@ class FoldCount:
         total_low = 0
 
         def size(top: int, least: int) -> int:
+            """The states from count ``least`` to ``top``; one at least (past a player's slots,
+            or past n for the total, every weight is zero: a view whose least counts pass them
+            has no deal)."""
             return max(1, top + 1 - least)
 
         steps = []
