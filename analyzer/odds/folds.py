@@ -552,7 +552,7 @@ class FoldCount:
         """The forward family not made, or None: that of the players no group concerns
         (``_UNTOUCHED``), else that of the first player folded, the one the way forward would
         carry furthest. Its deals with a card are those of all the forward families together
-        less the others', and all together need no family of their own (``_Run._weighed_down``).
+        less the others', and all together need no family of their own (``_Run._weighed``).
         When it is also ``by_difference``, it is counted by difference before it starts and so
         once folded."""
         if self.untouched:
@@ -887,7 +887,7 @@ class _Run:
         c = self.fold
         unit = None
         if self._summed_out(len(c.steps)):
-            together = self._dot(self._split(f0), self._weighed_down(end, len(c.steps)), "p", "p", "p")
+            together = self._dot(self._split(f0), self._weighed(end, len(c.steps), up=False), "p", "p", "p")
             unit = self._by_sum(together, unscaled, families)
         return {
             name: self._folded(p, unit, unscaled, families) * scale % self.prime
@@ -901,31 +901,25 @@ class _Run:
         z = self.fold.by_sum
         return z == _UNTOUCHED or (z is not None and any(z in step.dying for step in self.fold.steps[:j]))
 
-    def _weighed_down(self, b: Array, j: int) -> Array:
-        """``b`` (prime, total, counts: the way back into group j, or at the end for
-        ``len(steps)``) read one higher in the total and weighed by the slots folded
-        (``slots_out``) less the total: against the base family, that is all the forward
-        families together against ``b``. A family has a card forced on a player folded (or one
-        no group concerns): its total is one higher than the base's, and its ways the base's
-        times the player's slots less its count; summed over the players, their slots less the
-        total, whatever each one's count."""
-        total, c = b.shape[1], self.fold
-        low = c.end_low if j == len(c.steps) else c.steps[j].total_low
-        weight = (c.slots_out[j] - low - np.arange(total - 1)) % self.prime[:, None]
-        out = np.zeros(b.shape, dtype=np.int64)
-        out[:, :-1] = residues(b[:, 1:] * weight.reshape(weight.shape + (1,) * (b.ndim - 2)), self.primes, 0)
-        return out
-
-    def _weighed_up(self, f0: Array, j: int) -> Array:
-        """The base forward pass into group j (prime, total, counts) moved one higher in the
-        total and weighed by the slots folded less its total, which against the way back is
-        ``_weighed_down`` of it: all the forward families together, made once per group where
-        the way back would be weighed once per kind."""
+    def _weighed(self, a: Array, j: int, up: bool) -> Array:
+        """``a`` (prime, total, counts, on the way into group j, or at the end for ``len(steps)``)
+        moved by one in the total and weighed by the slots folded (``slots_out``) less the lower
+        total: down (``a`` the way back, read one higher) or ``up`` (``a`` the base forward pass,
+        moved one higher), which against each other are the same sum: all the forward families
+        together against the way back. A family has a card forced on a player folded (or one no
+        group concerns): its total is one higher than the base's, and its ways the base's times
+        the player's slots less its count; summed over the players, their slots less the total,
+        whatever each one's count. Up, it is made once per group where down would be made once
+        per kind."""
         c = self.fold
-        total = f0.shape[1]
-        weight = (c.slots_out[j] - c.steps[j].total_low - np.arange(total - 1)) % self.prime[:, None]
-        out = np.zeros(f0.shape, dtype=np.int64)
-        out[:, 1:] = residues(f0[:, :-1] * weight.reshape(weight.shape + (1,) * (f0.ndim - 2)), self.primes, 0)
+        low = c.end_low if j == len(c.steps) else c.steps[j].total_low
+        weight = (c.slots_out[j] - low - np.arange(a.shape[1] - 1)) % self.prime[:, None]
+        weight = weight.reshape(weight.shape + (1,) * (a.ndim - 2))
+        out = np.zeros(a.shape, dtype=np.int64)
+        if up:
+            out[:, 1:] = residues(a[:, :-1] * weight, self.primes, 0)
+        else:
+            out[:, :-1] = residues(a[:, 1:] * weight, self.primes, 0)
         return out
 
     def _by_sum(self, together: Array, known: Array, families: list[int]) -> Array:
@@ -1137,8 +1131,8 @@ class _Run:
         # (group by group, up to all of them).
         box: list[int | slice] = list(step.coming_box)
         summed = self._summed_out(j)
-        if summed:  # (all the forward families together, as one more: ``_weighed_up``)
-            f = np.concatenate([f, self._weighed_up(f[0], j)[None]])
+        if summed:  # (all the forward families together, as one more: ``_weighed``)
+            f = np.concatenate([f, self._weighed(f[0], j, up=True)[None]])
         flat = self._split(f.reshape(f.shape[0], primes, -1))
         base = flat[0], [part[0] for part in flat[1]]
         others = len(back_families) - 1  # (the base family's way back is read against every forward family)
