@@ -683,6 +683,14 @@ class FoldCount:
         return deals, at
 
 
+def _folded_total(n: int, low: int, total: int, counts: int) -> int:
+    """The states of the total once a player's ``counts`` states are folded into its ``total``,
+    the total's axis starting at ``low``: room for every sum and a forced card, up to n cards,
+    and one state at least (past n, the end weighs nothing). The way forward and the way back
+    fold alike."""
+    return max(1, min(n + 1 - low, total + counts))
+
+
 def _plus(total: Array | None, coef: int, x: Array, ours: bool) -> Array:
     """``total`` (None: nothing yet) plus ``coef`` times ``x``: in place, and without a product
     where ``coef`` is 1 or -1; ``x`` itself, or negated in place, as the first part when it is
@@ -854,7 +862,7 @@ class _Run:
                 d = tracked.index(p)
                 size, least = f.shape[3 + d], step.out_low(p)
                 low += least
-                total = max(1, min(n + 1 - low, total + size))  # (past n, the end weighs nothing)
+                total = _folded_total(n, low, total, size)
                 made = odds and p != c.by_sum
                 f = self._fold(f, 3 + d, p, total, made, least)
                 if made:
@@ -1040,7 +1048,7 @@ class _Run:
             sizes, lows = [step.total], [step.total_low]
             for p in step.dying:
                 lows.append(lows[-1] + step.out_low(p))
-                sizes.append(max(1, min(n + 1 - lows[-1], sizes[-1] + out[step.work.index(p)])))
+                sizes.append(_folded_total(n, lows[-1], sizes[-1], out[step.work.index(p)]))
             b = self._fit(b, (b.shape[0], len(primes), sizes[-1], *(out[step.work.index(q)] for q in tracked)))
             for k in reversed(range(len(step.dying))):
                 p = step.dying[k]
