@@ -145,13 +145,17 @@ def probing_views(seeds: int, only: str, whole: bool = False) -> list[tuple[str,
     return out
 
 
-def probing_times(seeds: int, only: str, whole: bool) -> tuple[dict[str, list[tuple[float, str]]], dict[str, int]]:
-    """One sweep of the probing corpus: per group, each view's milliseconds and name, and how
-    many views were not counted (``TooLarge``)."""
-    views = probing_views(seeds, only, whole)
-    if views:  # start-up (numpy's first calls, the factorial tables) is not any view's time
+def warm_up(views: list[tuple[str, str, Position]]) -> None:
+    """Start-up (numpy's first calls, the factorial tables) is not any view's time or memory."""
+    if views:
         with contextlib.suppress(TooLarge):
             card_odds(views[0][2])
+
+
+def probing_times(views: list[tuple[str, str, Position]]) -> tuple[dict[str, list[tuple[float, str]]], dict[str, int]]:
+    """One sweep of these views (``probing_views``): per group, each view's milliseconds and
+    name, and how many views were not counted (``TooLarge``)."""
+    warm_up(views)
     rows: dict[str, list[tuple[float, str]]] = {}
     too_large: dict[str, int] = {}
     for group, where, pos in views:
@@ -170,8 +174,9 @@ def probing(seeds: int, only: str, dump: str = "", whole: bool = False, runs: in
     this machine's single timings of one view wander by a fifth or more)."""
     import tracemalloc
 
+    views = probing_views(seeds, only, whole)
     if runs <= 1:
-        rows, too_large = probing_times(seeds, only, whole)
+        rows, too_large = probing_times(views)
     else:
         least: dict[tuple[str, str], float] = {}
         command = [sys.executable, __file__, "--corpus", "probing", "--emit", "--seeds", str(seeds)]
@@ -185,10 +190,10 @@ def probing(seeds: int, only: str, dump: str = "", whole: bool = False, runs: in
         rows = {}
         for (group, where), ms in least.items():
             rows.setdefault(group, []).append((ms, where))
-    views = probing_views(seeds, only, whole)
     if dump:
         Path(dump).write_text(json.dumps(rows, indent=0))
     peaks: dict[str, int] = {}
+    warm_up(views)  # (with --runs, the sweeps ran in other processes)
     tracemalloc.start()
     for group, _, pos in views:
         tracemalloc.reset_peak()
@@ -241,7 +246,7 @@ def main() -> None:
     keep_freed_memory()  # as the command line does
     if args.corpus == "probing":
         if args.emit:
-            rows, too_large = probing_times(args.seeds, args.group, args.whole)
+            rows, too_large = probing_times(probing_views(args.seeds, args.group, args.whole))
             print(json.dumps({"rows": rows, "too_large": too_large}))
             return
         probing(args.seeds, args.group, args.dump, args.whole, args.runs or 1)
