@@ -32,6 +32,7 @@ DECK = make_deck(DeckKind.STANDARD)
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
 BOARDS = Routes(counter=Counter.BOARDS)
 FOLDS = Routes(counter=Counter.FOLDS)
+MULTIPLIED = Routes(counter=Counter.FOLDS, multiply=True)  # every group through its monomials
 
 
 @st.composite
@@ -76,7 +77,8 @@ def test_small_openings_match_listing_every_deal(pos: Position) -> None:
     odds = card_odds(pos, BOARDS)
     assert odds.deals == total == count_deals(pos, BOARDS) == count_deals(pos, FOLDS)
     assert odds.cards == odds_from_counts(pos, total, at)
-    assert card_odds(pos, FOLDS) == odds
+    assert card_odds(pos, FOLDS) == odds == card_odds(pos, MULTIPLIED)
+    assert count_deals(pos, MULTIPLIED) == total
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -89,7 +91,7 @@ def test_openings_count_alike_every_way(pos: Position) -> None:
         by_books = None
     if by_books is not None:
         assert by_boards == by_books
-    assert card_odds(pos, FOLDS) == by_boards
+    assert card_odds(pos, FOLDS) == by_boards == card_odds(pos, MULTIPLIED)
     assert {c: tuple(share) for c, share in by_boards.cards.items()} == solver.solve(pos).holders
 
 

@@ -140,6 +140,7 @@ def test_requirements_narrow_the_counts_and_the_odds_stay_exact(monkeypatch: pyt
     narrow = card_odds(pos, FOLDS)
     assert narrow.deals == total
     assert narrow.cards == odds_from_counts(pos, total, at)
+    monkeypatch.setattr(folds_module, "_bounds", folds_module._bounds.__wrapped__)  # (not remembered)
     monkeypatch.setattr(folds_module, "_raises", lambda terms, q: False)
     monkeypatch.setattr(
         folds_module,

@@ -25,6 +25,11 @@ generating function as ``books`` (a factor per card, the deals the coefficient o
   several players the top counts cancel likewise (``_most``). Each axis starts at its player's
   least count so far (``_Step.low``; the total at the least of the players folded) and ends at
   its most: on the slowest probing openings, the boxes a third of the size, or less.
+- *Groups multiplied out.* Under several requirements a group's terms cancel once multiplied
+  out (``monomials``): a book under four requirements, 16 terms of 5 card factors, often sums
+  to a handful of monomials. Where the card factors would take many steps of a box, the group
+  is multiplied out as the count starts, and each way through it that is then likely less work
+  goes monomial by monomial (``_Step.multiplied``): a shifted copy of the box per monomial.
 - *Odds.* The deals with card ``c`` at ``p`` are the count with ``c``'s factor replaced by
   ``x_p``. Inside ``c``'s group that is a forward pass (the groups before, and the group's other
   cards) against a backward pass (the groups after) moved by one in ``p``'s count. For a player
@@ -50,13 +55,14 @@ import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
 from ..cards import Card
 from ..knowledge import Position
+from . import monomials
 from .arithmetic import add_scaled, bit_pieces, crt, deal_bound, inverses, move, primes_for, residues, stacked_tables
 from .books import _Group, _Model
 from .routes import DEFAULT, Routes, TooLarge
@@ -68,10 +74,15 @@ _SAFE = 1 << 62  # values stay below this between reductions
 _ONE_BY_ONE = 1 << 16  # boxes of this many states or more are gone through one prime at a time
 _UNTOUCHED = -2  # the forward family of a card forced onto a player no group concerns
 _MARGIN = 4  # bits over the guess of the deals (``_Model.likely_bits``) planned for
+_MULTIPLY_FROM = 1 << 20  # a group whose card factors take this many steps of a box is multiplied out
+_COPY_WEIGHT = 1.5  # a state of a monomial's shifted copy, in steps of a card factor
+_MONOMIAL_STEPS = 4000  # a monomial's numpy calls, in steps of a card factor
 
 
 Form = tuple[bool, int]  # (complement form?, the players its factor singles out)
 Pieces = tuple[int, list[Array]]  # bits per piece, the pieces highest first
+_Slices = tuple[slice, ...]
+_LEAD = (slice(None),) * 3  # the family, the prime, the total
 
 
 def _forms(group: _Group, everyone: int) -> dict[int, Form]:
@@ -186,6 +197,15 @@ def _most(terms: list[KindTerm], q: int) -> int:
     return top
 
 
+@lru_cache(maxsize=1 << 12)
+def _bounds(terms: tuple[KindTerm, ...], q: int) -> tuple[int, bool]:
+    """``_most`` and ``_raises`` of a group's terms for player q. Remembered: a book's terms
+    come back unchanged from view to view and event to event (over every view of the 8-player
+    jokers game, 4,782 distinct among 92,932), and over a game's views most of the planning
+    of the fold was these bounds."""
+    return _most(list(terms), q), _raises(list(terms), q)
+
+
 @dataclass
 class _Step:
     """A group's place in the order: the players tracked while it is counted (those it starts,
@@ -209,6 +229,7 @@ class _Step:
     low: list[int]  # per tracked player, its least count on the way in: index 0 of its axis
     rise: list[int]  # per tracked player, how much the group raises its least count
     total_low: int  # the least total on the way in: index 0 of the total's axis
+    multiply: bool | None = None  # multiplied out: by the work (None), wherever it can be (True), never (False)
 
     def out_low(self, p: int) -> int:
         """Tracked player p's least count out of the group."""
@@ -241,9 +262,34 @@ class _Step:
 
     @cached_property
     def sums(self) -> int:
-        """The ways back with a card left out, one per kind and mask."""
+        """The ways back with a card left out that the odds read: one per kind and set of players
+        reading the same (``readers``)."""
+        return sum(len(readers) for readers in self.readers)
+
+    @cached_property
+    def masks(self) -> int:
+        """The ways back with a card left out that the way back makes: one per kind and mask."""
         kinds = len(self.group.kinds)
         return len({(i, ms[i]) for _, ms in self.group.terms for i in range(kinds)})
+
+    @cached_property
+    def readers(self) -> list[list[tuple[int, list[int]]]]:
+        """Per kind, the players whose deals with its card read the same way back, and the masks
+        it sums: a player's is the way back with the card left out summed over the terms where
+        the card may go to it, that is over the masks holding it. Players alike (those no
+        requirement of the group names, or all those a card may not go to) share one sum, made
+        once and read against the forward pass once: on a group of four requirements, a fifth
+        of the sums and a third of the reads of one per mask."""
+        out = []
+        for i in range(len(self.group.kinds)):
+            masks = sorted({ms[i] for _, ms in self.group.terms})
+            players: dict[tuple[int, ...], int] = {}
+            for p in range(max(masks).bit_length()):
+                key = tuple(m for m in masks if m >> p & 1)
+                if key:
+                    players[key] = players.get(key, 0) | 1 << p
+            out.append([(who, list(key)) for key, who in players.items()])
+        return out
 
     @cached_property
     def newborn(self) -> int:
@@ -285,6 +331,139 @@ class _Step:
             return starting(i), sum(self.forms[ms[i]][1].bit_count() for _, ms in terms)
 
         return sorted(range(kinds), key=moves) + sorted(range(kinds, len(self.group.cards)), key=starting)
+
+    @cached_property
+    def _factors(self) -> list[tuple[monomials.Factor, int]]:
+        """Per kind, its card's factor in each term over the tracked players, and its cards."""
+        forms = [[self.forms[ms[i]] for _, ms in self.group.terms] for i in range(len(self.group.kinds))]
+        return [
+            (
+                monomials.Factor(
+                    np.array([complement for complement, _ in each], dtype=np.bool_),
+                    np.array([[bool(who >> p & 1) for p in self.work] for _, who in each], dtype=np.bool_),
+                ),
+                len(same),
+            )
+            for each, same in zip(forms, self.group.kinds.values(), strict=True)
+        ]
+
+    @cached_property
+    def whole_sum_back(self) -> tuple[npt.NDArray[np.int64], Array] | None:
+        """The group's sum of terms multiplied out (``monomials.expand``) over the counts of the
+        way back (``ranges``): its monomials' exponents and coefficients; None past the
+        coefficients' bound."""
+        made = monomials.expand([coef for coef, _ in self.group.terms], self._factors, self.ranges)
+        return None if made is None else made.total()
+
+    @cached_property
+    def whole_sum(self) -> tuple[npt.NDArray[np.int64], Array] | None:
+        """``whole_sum_back`` over the forward box."""
+        if self.whole_sum_back is None:
+            return None
+        exps, coefs = self.whole_sum_back
+        keep = (exps < np.array(self.forward, dtype=np.int64)).all(axis=1)
+        return exps[keep], coefs[keep]
+
+    @cached_property
+    def left_out(self) -> dict[tuple[int, int], tuple[npt.NDArray[np.int64], Array]] | None:
+        """Per kind and set of players reading the same (``readers``), the sum of the terms
+        with a card of the kind left out, multiplied out over the counts of the way back (over
+        the terms where the card may go to those players); None past the coefficients' bound."""
+        coefs = [coef for coef, _ in self.group.terms]
+        out = {}
+        for i, readers in enumerate(self.readers):
+            kinds = list(self._factors)
+            kinds[i] = (kinds[i][0], kinds[i][1] - 1)
+            masks, marks = np.unique([ms[i] for _, ms in self.group.terms], return_inverse=True)
+            made = monomials.expand(coefs, kinds, self.ranges, marks.reshape(-1))
+            if made is None:
+                return None
+            for who, mine in readers:
+                out[(i, who)] = made.total(np.isin(masks, mine))
+        return out
+
+    @cached_property
+    def multiplied_work(self) -> tuple[int | None, int | None]:
+        """The work of one family through the group multiplied out, forward and back, in the
+        units of the card factors' (None where it is not weighed: a coefficient too big, or a
+        group whose card factors take fewer than ``_MULTIPLY_FROM`` steps of a box, not worth
+        multiplying out, which takes a few milliseconds). Each monomial is a shifted copy of the
+        box, over the box on the way in forward, over the counts needed back, at
+        ``_COPY_WEIGHT`` times a step of a card factor (its rows are short), and
+        ``_MONOMIAL_STEPS`` more (numpy's call). Forward, one product of the box per size of
+        coefficient; back, a product per copy, and the sums against the forward pass. The sums
+        with a card left out are multiplied out only when the way back through the whole sum,
+        once per sum, would be at most twice the card factors' work (they have about as many
+        monomials)."""
+        small = max(self.forward_work, self.back_work) < _MULTIPLY_FROM
+        if self.multiply is False or (self.multiply is None and small):
+            return None, None
+        if self.whole_sum is None or self.whole_sum_back is None:
+            return None, None
+        exps, coefs = self.whole_sum
+        forward: int | None = None
+        if monomials.coefficient_sum(coefs) < 1 << 31:
+            copies = monomials.shifted_work(exps, self.inward, self.forward)
+            scaled = len(np.unique(np.abs(coefs))) * math.prod(self.inward)
+            forward = int(self.total * (_COPY_WEIGHT * copies + scaled) + _MONOMIAL_STEPS * len(coefs))
+
+        def back(sums: list[tuple[npt.NDArray[np.int64], Array]]) -> int:
+            copies = sum(monomials.shifted_work(e, self.needed, self.ranges) for e, _ in sums)
+            steps = _MONOMIAL_STEPS * sum(len(c) for _, c in sums)
+            return int(self.total * _COPY_WEIGHT * copies + steps) + self.sums * self.coming
+
+        likely = back([self.whole_sum_back] * (1 + self.sums))
+        if not (self.multiply or likely <= 2 * self.back_work) or self.left_out is None:
+            return forward, None
+        sums = [self.whole_sum_back, *self.left_out.values()]
+        return forward, back(sums) if all(monomials.coefficient_sum(c) < 1 << 31 for _, c in sums) else None
+
+    @cached_property
+    def multiplied(self) -> tuple[bool, bool]:
+        """Whether the way forward, and the way back, go monomial by monomial: where that is
+        likely less work than the card factors (or as ``Routes.multiply`` forces). Asked only
+        once the count is under way: the works the router weighs are the card factors'
+        (``forward_work``, ``back_work``), so that weighing a view never multiplies out."""
+        forward, back = self.multiplied_work
+        return (
+            forward is not None and (self.multiply or forward < self.forward_work),
+            back is not None and (self.multiply or back < self.back_work),
+        )
+
+    @cached_property
+    def copies_forward(self) -> list[tuple[int, list[tuple[bool, _Slices, _Slices]]]]:
+        """The way forward through the group multiplied out (``_Run._multiplied``): per size of
+        coefficient, each of its monomials' sign and where its copy of the box on the way in
+        goes in the forward box, and from where (as far as it fits)."""
+        assert self.whole_sum is not None
+        exps, coefs = self.whole_sum
+        out = []
+        for size in np.unique(np.abs(coefs)).tolist():
+            copies = []
+            for e, coef in zip(exps.tolist(), coefs.tolist(), strict=True):
+                if abs(coef) == size:
+                    spans = [min(n, top - k) for n, top, k in zip(self.inward, self.forward, e, strict=True)]
+                    dst = _LEAD + tuple(slice(k, k + n) for k, n in zip(e, spans, strict=True))
+                    copies.append((coef < 0, dst, _LEAD + tuple(slice(0, n) for n in spans)))
+            out.append((size, copies))
+        return out
+
+    @cached_property
+    def copies_back(self) -> list[list[tuple[int, _Slices, _Slices]]]:
+        """The way back through the group multiplied out, then each of ``left_out``
+        (``_Run._multiplied_back``): each monomial's coefficient, and where it reads the way back
+        into the counts needed (as far as the way back goes) and from where."""
+        assert self.whole_sum_back is not None and self.left_out is not None
+        out = []
+        for exps, coefs in [self.whole_sum_back, *self.left_out.values()]:
+            copies = []
+            for e, coef in zip(exps.tolist(), coefs.tolist(), strict=True):
+                spans = [min(n, top - k) for n, top, k in zip(self.needed, self.ranges, e, strict=True)]
+                if min(spans) > 0:
+                    src = _LEAD + tuple(slice(k, k + n) for k, n in zip(e, spans, strict=True))
+                    copies.append((coef, _LEAD + tuple(slice(0, n) for n in spans), src))
+            out.append(copies)
+        return out
 
     @cached_property
     def forward_work(self) -> int:
@@ -350,7 +529,7 @@ class _Step:
             work += sum(math.prod(_tops(needed, rows[0], rows[at + 1], ranges)) for at in range(cards))  # (the way on)
             for at in range(kinds):  # (each kind left out)
                 work += sum(math.prod(_tops(needed, rows[k], rows[at], ranges)) for k in range(at))
-        return self.total * work + self.sums * self.coming
+        return self.total * work + self.masks * self.coming
 
 
 def _tops(needed: list[int], low: list[int], high: list[int], ranges: list[int]) -> list[int]:
@@ -382,16 +561,16 @@ class FoldCount:
                 most = list(map(max, most, got))
             self.most.append(most)
         self.touch = [sum(1 << p for p, k in enumerate(most) if k) for most in self.most]
-        kind_terms = [_kind_terms(g, forms) for g, forms in zip(model.groups, self.forms, strict=True)]
+        kind_terms = [tuple(_kind_terms(g, forms)) for g, forms in zip(model.groups, self.forms, strict=True)]
         # Per group and player: the most the group raises its count (``_most``: no more than
         # ``most``, which says which players it concerns), and how much it raises its least
         # count (``_raises``).
         self.tops = [
-            [_most(terms, p) if k else 0 for p, k in enumerate(most)]
+            [_bounds(terms, p)[0] if k else 0 for p, k in enumerate(most)]
             for terms, most in zip(kind_terms, self.most, strict=True)
         ]
         self.rises = [
-            [int(bool(touch >> p & 1) and _raises(terms, p)) for p in range(players)]
+            [int(bool(touch >> p & 1) and _bounds(terms, p)[1]) for p in range(players)]
             for terms, touch in zip(kind_terms, self.touch, strict=True)
         ]
         # Per player: the most exceptions all the groups can give it, at most its slots.
@@ -516,6 +695,7 @@ class FoldCount:
                     [low[p] for p in work],
                     rise,
                     total_low,
+                    self.routes.multiply,
                 )
             )
             for p, r in zip(work, rise, strict=True):
@@ -592,7 +772,7 @@ class FoldCount:
         work = 0
         for step, forward, back in self._families():
             work += forward * step.forward_work + back * step.back_work
-            work += step.sums * step.coming * (forward + len(step.work))
+            work += step.masks * step.coming * (forward + len(step.work))
         return work * self.odds_primes + count * (len(self.primes) - self.odds_primes)
 
     @cached_property
@@ -627,7 +807,7 @@ class FoldCount:
         for step, forward, back in self._families():
             ahead = max(ahead, kept + forward * step.coming + 4 * forward * step.ahead)
             kept += forward * step.coming
-            most = max(most, ((step.sums + 3) * back + 6) * step.states)
+            most = max(most, ((step.masks + 3) * back + 6) * step.states)
         return max(ahead, kept + most) * rows
 
     @property
@@ -854,7 +1034,10 @@ class _Run:
             f = self._fit(f, (f.shape[0], len(primes), step.total, *step.inward))
             if odds:
                 kept.append((f, list(families)))
-            f = self._through(self._fit(f, (f.shape[0], len(primes), step.total, *step.start_box)), step)
+            if step.multiplied[0]:
+                f = self._multiplied(f, step)
+            else:
+                f = self._through(self._fit(f, (f.shape[0], len(primes), step.total, *step.start_box)), step)
             # The states below the least counts out of the group are zero: cut off.
             f = f[(slice(None),) * 3 + tuple(slice(r, None) for r in step.rise)]
             tracked, total, low = list(step.work), step.total, step.total_low
@@ -970,6 +1153,39 @@ class _Run:
         assert total is not None  # (a group has a term)
         return self._mod(total)
 
+    def _multiplied(self, a: Array, step: _Step) -> Array:
+        """``a`` (over the box on the way in) through a group multiplied out (``_Step.whole_sum``),
+        over the forward box: a shifted copy of ``a`` per monomial, times its coefficient (one
+        product of ``a`` per coefficient, the copies added or taken away by its sign)."""
+        out = np.zeros((*a.shape[:3], *step.forward), dtype=np.int64)
+        for size, copies in step.copies_forward:
+            scaled = a if size == 1 else a * size
+            for negative, dst, src in copies:
+                here = out[dst]
+                (np.subtract if negative else np.add)(here, scaled[src], out=here)
+        return self._mod(out)
+
+    def _multiplied_back(self, b: Array, step: _Step) -> tuple[Array, dict[tuple[int, int], Array]]:
+        """The way back through a group multiplied out, and the ways back with a card left out
+        per kind and set of players reading the same (``_Step.left_out``), over the counts
+        ``needed``: each state reads the states of ``b`` up by each monomial's exponents, times
+        its coefficient."""
+        shape = (*b.shape[:3], *step.needed)
+
+        def back(copies: list[tuple[int, _Slices, _Slices]]) -> Array:
+            out = np.zeros(shape, dtype=np.int64)
+            for coef, dst, src in copies:
+                here = out[dst]
+                if coef == 1 or coef == -1:
+                    (np.add if coef > 0 else np.subtract)(here, b[src], out=here)
+                else:
+                    here += b[src] * coef
+            return self._mod(out)
+
+        whole, *left_out = step.copies_back
+        assert step.left_out is not None
+        return back(whole), {key: back(copies) for key, copies in zip(step.left_out, left_out, strict=True)}
+
     @staticmethod
     def _grown(shape: tuple[int, ...], step: _Step, players: int) -> tuple[int, ...]:
         """``shape`` with these players' counts over their forward ranges."""
@@ -1060,7 +1276,7 @@ class _Run:
                 lowered: Array = np.zeros((b.shape[0], len(primes), step.total, *step.ranges), dtype=np.int64)
                 lowered[(slice(None),) * 3 + tuple(slice(k, None) for k in step.rise)] = b
                 b = lowered
-            b, sums = self._back_through(b, step)
+            b, sums = self._multiplied_back(b, step) if step.multiplied[1] else self._back_through(b, step)
             self._odds(j, kept.pop(), sums, families, ways)  # (each forward pass let go once used)
             del sums  # (not alive while the next group back makes its own)
             self._by_difference(j, deals, ways)
@@ -1114,10 +1330,21 @@ class _Run:
                 y, size = self._card(y, size, step.forms[masks[i]], step.work, True, limit, step.tops(term, 0, at))
             y = self._fit(y, (*y.shape[:3], *step.needed))
             total = _plus(total, coef, y, y is not b)
-        for s in sums.values():
-            self._mod(s)
         assert total is not None  # (a group has a term)
-        return self._mod(total), sums
+        return self._mod(total), self._read(sums, step)
+
+    def _read(self, sums: dict[tuple[int, int], Array], step: _Step) -> dict[tuple[int, int], Array]:
+        """The sums per kind and mask, summed per kind and set of players reading the same
+        (``_Step.readers``): keyed by the kind and those players."""
+        out: dict[tuple[int, int], Array] = {}
+        for i, readers in enumerate(step.readers):
+            mine = {m: self._mod(sums.pop((i, m))) for m in {m for _, masks in readers for m in masks}}
+            for who, masks in readers:
+                first, *rest = (mine[m] for m in masks)
+                if rest:
+                    first = sum(rest, first.copy())  # (reduced, so that a few add up inside int64)
+                out[(i, who)] = self._mod(first) if rest else first
+        return out
 
     def _odds(
         self,

@@ -60,6 +60,9 @@ class Routes:
       times quicker than the plainest.
     - ``budget_ns``: a view whose counters are all likely to take longer than this is not
       counted (``TooLarge``).
+    - ``multiply``: whether the count folding players goes through a group monomial by
+      monomial, its terms multiplied out (``folds._Step.multiplied``): None by the work of each
+      way, True wherever the coefficients allow, False never.
 
     Fitted with ``scripts/fit_routes.py`` on 3,498 views: every view at every step of the probing
     openings (6 and 8 players, three decks and must-declare, seeds 0 and 1) and the counts of the
@@ -107,6 +110,7 @@ class Routes:
     folds_worth: int = 5_000_000
     search_gain: float = 4.0
     budget_ns: int = 20_000_000_000
+    multiply: bool | None = None
 
     def likely_books_ns(self, cost: int) -> float:
         """How long the book-by-book count of a plan of this cost likely takes (nanoseconds)."""

@@ -1,0 +1,119 @@
+"""A group's terms multiplied out, and the count folding players going through such groups."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+
+import numpy as np
+import pytest
+
+from analyzer import knowledge
+from analyzer.cards import DeckKind
+from analyzer.knowledge import PUBLIC
+from analyzer.odds import Counter, Routes, card_ways, count_deals
+from analyzer.odds.folds import FoldCount
+from analyzer.odds.monomials import BOUND, Factor, expand
+from analyzer.replay import replay
+from analyzer.simulate import Style, simulate
+
+Poly = dict[tuple[int, ...], int]
+
+
+def _naive(
+    coefs: list[int], kinds: list[tuple[list[tuple[bool, set[int]]], int]], limits: list[int], terms: list[int]
+) -> Poly:
+    """The chosen terms multiplied out factor by factor, as dictionaries."""
+    out: Poly = defaultdict(int)
+    for t in terms:
+        poly: Poly = {(0,) * len(limits): coefs[t]}
+        for forms, count in kinds:
+            complement, singled = forms[t]
+            for _ in range(count):
+                grown: Poly = defaultdict(int)
+                for e, c in poly.items():
+                    if complement:
+                        grown[e] += c
+                    for d in singled:
+                        if e[d] + 1 < limits[d]:
+                            grown[(*e[:d], e[d] + 1, *e[d + 1 :])] += -c if complement else c
+                poly = grown
+        for e, c in poly.items():
+            out[e] += c
+    return {e: c for e, c in out.items() if c}
+
+
+def _as_dict(made: tuple[np.ndarray, np.ndarray]) -> Poly:
+    exps, coefs = made
+    return {tuple(int(x) for x in e): int(c) for e, c in zip(exps, coefs, strict=True)}
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_terms_multiplied_out_match_multiplying_factor_by_factor(seed: int) -> None:
+    """Random terms (inclusion–exclusion alike: terms sharing most factors, coefficients of both
+    signs), summed whole and per mark, against dictionaries."""
+    rng = random.Random(seed)
+    axes = rng.randint(1, 5)
+    limits = [rng.randint(1, 5) for _ in range(axes)]
+    terms = rng.choice([1, 2, 4, 8])
+    kinds = []
+    for _ in range(rng.randint(1, 4)):
+        base = (rng.random() < 0.7, {d for d in range(axes) if rng.random() < 0.4})
+        forms = [
+            base if rng.random() < 0.5 else (rng.random() < 0.7, {d for d in range(axes) if rng.random() < 0.4})
+            for _ in range(terms)
+        ]
+        kinds.append((forms, rng.randint(0, 3)))
+    coefs = [rng.choice([1, -1, 2, -3]) for _ in range(terms)]
+    marks = np.array([rng.randint(0, 2) for _ in range(terms)], dtype=np.intp)
+    factors = [
+        (
+            Factor(
+                np.array([c for c, _ in forms], dtype=np.bool_),
+                np.array([[d in who for d in range(axes)] for _, who in forms], dtype=np.bool_).reshape(terms, axes),
+            ),
+            count,
+        )
+        for forms, count in kinds
+    ]
+    made = expand(coefs, factors, limits, marks)
+    assert made is not None
+    assert _as_dict(made.total()) == _naive(coefs, kinds, limits, list(range(terms)))
+    for m in range(3):
+        chosen = np.arange(3) == m
+        assert _as_dict(made.total(chosen)) == _naive(coefs, kinds, limits, [t for t in range(terms) if marks[t] == m])
+
+
+def test_coefficients_that_could_pass_the_bound_are_not_multiplied_out() -> None:
+    singles = np.ones((1, 3), dtype=np.bool_)
+    cards = next(n for n in range(1, 60) if 4**n >= BOUND)
+    assert expand([1], [(Factor(np.array([True]), singles), cards)], [60, 60, 60]) is None
+    assert expand([1], [(Factor(np.array([True]), singles), cards - 1)], [60, 60, 60]) is not None
+
+
+def _late(deck: DeckKind, at: int) -> knowledge.Position:
+    game = replay(simulate(players=8, deck=deck, seed=0, style=Style.PROBING))
+    return knowledge.position(game, at, PUBLIC)
+
+
+@pytest.mark.parametrize(("deck", "at"), [(DeckKind.STANDARD, 41), (DeckKind.JOKERS, 35)])
+def test_late_public_views_multiply_their_heavy_groups_out_and_count_the_same(deck: DeckKind, at: int) -> None:
+    """Late in a probing game a book under four or five requirements (16 or 32 terms) cancels
+    down to a handful of monomials: the fold goes through it monomial by monomial, both ways,
+    and counts what it counts through the card factors."""
+    pos = _late(deck, at)
+    count = FoldCount(pos)
+    assert any(all(step.multiplied) for step in count.steps)
+    assert any(len(step.group.terms) >= 16 and step.multiplied[1] for step in count.steps)
+    folds = Routes(counter=Counter.FOLDS)
+    never = Routes(counter=Counter.FOLDS, multiply=False)
+    assert card_ways(pos, folds) == card_ways(pos, never)
+    assert count_deals(pos, folds) == count_deals(pos, never)
+
+
+def test_weighing_a_view_never_multiplies_out() -> None:
+    """The router weighs the card factors' work: multiplying out (milliseconds on a heavy
+    group) waits for a count that goes through the fold."""
+    count = FoldCount(_late(DeckKind.STANDARD, 41))
+    assert count.cost > 0 and count.fits
+    assert all("multiplied" not in vars(step) and "whole_sum_back" not in vars(step) for step in count.steps)
