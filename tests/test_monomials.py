@@ -117,3 +117,52 @@ def test_weighing_a_view_never_multiplies_out() -> None:
     count = FoldCount(_late(DeckKind.STANDARD, 41))
     assert count.cost > 0 and count.fits
     assert all("multiplied" not in vars(step) and "whole_sum_back" not in vars(step) for step in count.steps)
+
+
+def _weigh(books_ms: float, folds_ms: float, multiplied_ms: float | None) -> tuple[Counter | None, list[str]]:
+    """``Routes.weigh`` with counts likely taking these times (the costs made from the laws),
+    and which costs it asked for."""
+    routes = Routes()
+
+    def cost(ms: float, scale: float, power: float) -> int:
+        return round((ms * 1e6 / scale) ** (1 / power))
+
+    asked: list[str] = []
+
+    def ask(name: str, value: int | None) -> int | None:
+        asked.append(name)
+        return value
+
+    books = cost(books_ms, routes.books_scale, routes.books_power)
+    folds = cost(folds_ms, routes.folds_scale, routes.folds_power)
+    multiplied = None if multiplied_ms is None else cost(multiplied_ms, routes.folds_scale, routes.folds_power)
+    choice, _ = routes.weigh(
+        lambda: ask("books", books),
+        lambda: ask("walk", 1 << 62) or 0,
+        lambda: ask("folds", folds),
+        books,
+        lambda: ask("multiplied", multiplied),
+    )
+    return choice, asked
+
+
+def test_the_router_weighs_the_fold_multiplied_out_only_on_slow_views() -> None:
+    """Book by book likely 800 ms, the fold through card factors 850 ms: multiplied out it is
+    likely 700 ms, and taken; at 780 ms not (less than a tenth quicker). A book-by-book count
+    likely 300 ms, or a fold twice as slow, is not worth multiplying out: not asked."""
+    assert _weigh(800, 850, 700) == (Counter.FOLDS, ["folds", "books", "walk", "multiplied"])
+    assert _weigh(800, 850, 780) == (Counter.BOOKS, ["folds", "books", "walk", "multiplied"])
+    assert _weigh(300, 320, 100) == (Counter.BOOKS, ["folds", "books", "walk"])
+    assert _weigh(800, 1600, 100) == (Counter.BOOKS, ["folds", "books", "walk"])
+
+
+def test_the_jokers_games_slowest_book_by_book_views_go_to_the_fold_multiplied_out() -> None:
+    """The jokers game's public view after event 34: book by book and through card factors alike
+    likely 840 ms; with its books under requirements multiplied out the fold is likely a fifth
+    quicker (measured: 730 ms book by book, 570 ms folded), and counts the same."""
+    from analyzer.odds import card_odds, route
+
+    pos = _late(DeckKind.JOKERS, 34)
+    assert route(pos, routes=Routes(multiplied_from_ns=1 << 62)) is Counter.BOOKS
+    assert route(pos) is Counter.FOLDS
+    assert card_odds(pos) == card_odds(pos, Routes(counter=Counter.BOOKS))

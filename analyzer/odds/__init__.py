@@ -123,7 +123,10 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | F
             estimate = board.estimate(odds)
         return estimate
 
-    choice, likely = routes.weigh(lambda: books.cost if books.fits else None, walk, folds, books.plain_cost)
+    def multiplied() -> int | None:
+        return folded.multiplied_cost if folded is not None else None
+
+    choice, likely = routes.weigh(lambda: books.cost if books.fits else None, walk, folds, books.plain_cost, multiplied)
     if choice is Counter.BOOKS:
         return books
     if choice is Counter.FOLDS:

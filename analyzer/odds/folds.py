@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -418,6 +418,16 @@ class _Step:
         sums = [self.whole_sum_back, *self.left_out.values()]
         return forward, back(sums) if all(monomials.coefficient_sum(c) < 1 << 31 for _, c in sums) else None
 
+    @property
+    def run_work(self) -> tuple[int, int]:
+        """The work of one family forward and back as the count goes: the card factors', or the
+        monomials' where the group is ``multiplied`` out."""
+        (ahead, behind), (forward, back) = self.multiplied_work, self.multiplied
+        return (
+            ahead if forward and ahead is not None else self.forward_work,
+            behind if back and behind is not None else self.back_work,
+        )
+
     @cached_property
     def multiplied(self) -> tuple[bool, bool]:
         """Whether the way forward, and the way back, go monomial by monomial: where that is
@@ -765,13 +775,26 @@ class FoldCount:
         the box of the way back for each family there, with the cards left out for the odds and
         their dots with the forward pass; the odds in ``odds_primes`` primes, the deals
         alone in the others. (Where the guess of the deals falls short, the count also takes the
-        odds in the primes missing: this leaves that out.)"""
-        count = sum(step.forward_work for step in self.steps)
+        odds in the primes missing: this leaves that out.) The dots are weighed one per kind and
+        mask, as when the fold's law was fitted (``Routes``): reading the sums per set of
+        players (``_Step.readers``) only makes the count quicker than that."""
+        return self._cost(lambda step: (step.forward_work, step.back_work))
+
+    @property
+    def multiplied_cost(self) -> int:
+        """``cost`` with each group weighed as the count will go through it, multiplied out
+        where that is likely less work (``_Step.multiplied``): asked by the router only of the
+        slowest views, as it multiplies their heavy groups out."""
+        return self._cost(lambda step: step.run_work)
+
+    def _cost(self, works: Callable[[_Step], tuple[int, int]]) -> int:
+        count = sum(works(step)[0] for step in self.steps)
         if not self.odds:
             return count * len(self.primes)
         work = 0
         for step, forward, back in self._families():
-            work += forward * step.forward_work + back * step.back_work
+            ahead, behind = works(step)
+            work += forward * ahead + back * behind
             work += step.masks * step.coming * (forward + len(step.work))
         return work * self.odds_primes + count * (len(self.primes) - self.odds_primes)
 

@@ -60,6 +60,15 @@ class Routes:
       times quicker than the plainest.
     - ``budget_ns``: a view whose counters are all likely to take longer than this is not
       counted (``TooLarge``).
+    - ``multiplied_from_ns``, ``multiplied_gain``: where the book-by-book count is chosen and
+      likely takes this long or more, the count folding players is weighed again with its
+      heaviest groups multiplied out (``FoldCount.multiplied_cost``, through the same law), and
+      taken when likely this many times quicker; ``multiplied_reach``: but only when the fold
+      through card factors is likely at most this many times slower than the book-by-book count
+      (multiplying out takes milliseconds: on the jokers game's public views after events 34 to
+      39 it made the fold a fifth quicker). Worth it only on the slowest views: the law was
+      fitted on the count through card factors, and on quicker views it puts the fold
+      multiplied out too quick.
     - ``multiply``: whether the count folding players goes through a group monomial by
       monomial, its terms multiplied out (``folds._Step.multiplied``): None by the work of each
       way, True wherever the coefficients allow, False never.
@@ -110,6 +119,9 @@ class Routes:
     folds_worth: int = 5_000_000
     search_gain: float = 4.0
     budget_ns: int = 20_000_000_000
+    multiplied_from_ns: int = 400_000_000
+    multiplied_gain: float = 1.1
+    multiplied_reach: float = 1.4
     multiply: bool | None = None
 
     def likely_books_ns(self, cost: int) -> float:
@@ -140,6 +152,7 @@ class Routes:
         walk: Callable[[], int],
         folds: Callable[[], int | None] | None = None,
         plain: int | None = None,
+        multiplied: Callable[[], int | None] | None = None,
     ) -> tuple[Counter | None, dict[Counter, float]]:
         """The counter for a view by the estimates (``AUTO``; a forced counter is returned as it
         is, nothing asked for). ``books()``: the book-by-book plan's cost (None when it does not
@@ -148,9 +161,11 @@ class Routes:
         (``folds_worth``); ``walk()``: the board walk's estimate, asked for only when neither
         is cheap (``books_cheap``). ``plain``: the cost of the plainest book-by-book plan, known
         before ``books()`` searches for a cheaper one (which takes milliseconds): when the fold
-        is likely cheap and quicker than that plan, it is taken without the search. The one
-        likely the fastest, when it is likely within the budget, else None; and how long each
-        counter weighed likely takes (nanoseconds; nothing for a forced counter)."""
+        is likely cheap and quicker than that plan, it is taken without the search.
+        ``multiplied()``: the fold's cost with its heavy groups multiplied out, asked for only
+        when the book-by-book count is chosen and slow (``multiplied_from_ns``). The one likely
+        the fastest, when it is likely within the budget, else None; and how long each counter
+        weighed likely takes (nanoseconds; nothing for a forced counter)."""
         if self.counter is not Counter.AUTO:
             return self.counter, {}
         fold = cache(folds) if folds is not None else (lambda: None)
@@ -175,6 +190,13 @@ class Routes:
         if not likely or min(likely.values()) > self.books_cheap:
             likely[Counter.BOARDS] = self.likely_walk_ns(walk())
         best = min(likely, key=likely.__getitem__)
+        slow = best is Counter.BOOKS and likely[best] >= self.multiplied_from_ns
+        near = likely.get(Counter.FOLDS, math.inf) <= self.multiplied_reach * likely[best]
+        if slow and near and multiplied is not None:
+            cost = multiplied()
+            if cost is not None and self.likely_folds_ns(cost) * self.multiplied_gain < likely[best]:
+                best = Counter.FOLDS
+                likely[best] = self.likely_folds_ns(cost)
         return (best if likely[best] <= self.budget_ns else None), likely
 
     @staticmethod
