@@ -111,9 +111,9 @@ def test_late_public_views_multiply_their_heavy_groups_out_and_count_the_same(de
     assert count_deals(pos, folds) == count_deals(pos, never)
 
 
-def test_weighing_a_view_never_multiplies_out() -> None:
+def test_weighing_a_view_that_is_not_slow_never_multiplies_out() -> None:
     """The router weighs the card factors' work: multiplying out (milliseconds on a heavy
-    group) waits for a count that goes through the fold."""
+    group) waits for a count that goes through the fold, but on the slowest views."""
     count = FoldCount(_late(DeckKind.STANDARD, 41))
     assert count.cost > 0 and count.fits
     assert all("multiplied" not in vars(step) and "whole_sum_back" not in vars(step) for step in count.steps)
@@ -166,3 +166,20 @@ def test_the_jokers_games_slowest_book_by_book_views_go_to_the_fold_multiplied_o
     assert route(pos, routes=Routes(multiplied_from_ns=1 << 62)) is Counter.BOOKS
     assert route(pos) is Counter.FOLDS
     assert card_odds(pos) == card_odds(pos, Routes(counter=Counter.BOOKS))
+
+
+def test_a_group_over_no_tracked_player_sums_to_one_monomial() -> None:
+    made = expand([1, -1, 3], [(Factor(np.ones(3, dtype=np.bool_), np.zeros((3, 0), dtype=np.bool_)), 2)], [])
+    assert made is not None
+    exps, coefs = made.total()
+    assert exps.shape == (1, 0) and coefs.tolist() == [3]
+
+
+def test_the_last_cards_of_a_game_multiplied_out() -> None:
+    """Near the end one player may hold every card left: a group then tracks no one (its
+    factors are all ``X``), and multiplied out it is the one monomial 1."""
+    game = replay(simulate(players=8, deck=DeckKind.STANDARD, seed=1, style=Style.PROBING))
+    pos = knowledge.position(game, 249, "Anna")
+    assert any(not step.work for step in FoldCount(pos).steps)
+    forced = Routes(counter=Counter.FOLDS, multiply=True)
+    assert card_ways(pos, forced) == card_ways(pos, Routes(counter=Counter.FOLDS, multiply=False))

@@ -431,9 +431,10 @@ class _Step:
     @cached_property
     def multiplied(self) -> tuple[bool, bool]:
         """Whether the way forward, and the way back, go monomial by monomial: where that is
-        likely less work than the card factors (or as ``Routes.multiply`` forces). Asked only
-        once the count is under way: the works the router weighs are the card factors'
-        (``forward_work``, ``back_work``), so that weighing a view never multiplies out."""
+        likely less work than the card factors (or as ``Routes.multiply`` forces). Asked once
+        the count is under way, and by the router only of its slowest views
+        (``FoldCount.multiplied_cost``): it weighs the card factors' work (``forward_work``,
+        ``back_work``), so that weighing most views never multiplies out."""
         forward, back = self.multiplied_work
         return (
             forward is not None and (self.multiply or forward < self.forward_work),
@@ -469,7 +470,7 @@ class _Step:
             copies = []
             for e, coef in zip(exps.tolist(), coefs.tolist(), strict=True):
                 spans = [min(n, top - k) for n, top, k in zip(self.needed, self.ranges, e, strict=True)]
-                if min(spans) > 0:
+                if all(n > 0 for n in spans):
                     src = _LEAD + tuple(slice(k, k + n) for k, n in zip(e, spans, strict=True))
                     copies.append((coef, _LEAD + tuple(slice(0, n) for n in spans), src))
             out.append(copies)
@@ -1394,6 +1395,8 @@ class _Run:
         flat = self._split(f.reshape(f.shape[0], primes, -1))
         base = flat[0], [part[0] for part in flat[1]]
         others = len(back_families) - 1  # (the base family's way back is read against every forward family)
+        for i in range(len(step.group.kinds)):
+            ways.setdefault((j, i), {})  # (a kind no player may hold is read by none)
         for (i, mask), whole in sums.items():
             # The way back, over that box: as it is (against every forward family; the other
             # families of the way back against the base), and moved by one in the count of

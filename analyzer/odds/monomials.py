@@ -60,8 +60,10 @@ class Sum:
         exps, coefs = self.exps[rows], self.coefs[rows]
         if not len(coefs):
             return exps, coefs
-        limits = exps.max(axis=0) + 1
-        codes = np.ravel_multi_index(tuple(exps.T), tuple(int(x) for x in limits))
+        if exps.shape[1]:
+            codes = np.ravel_multi_index(tuple(exps.T), tuple(int(x) + 1 for x in exps.max(axis=0)))
+        else:  # (no axis: one monomial)
+            codes = np.zeros(len(coefs), dtype=np.int64)
         codes, firsts, summed = _merged(codes, coefs)
         return exps[firsts], summed
 
