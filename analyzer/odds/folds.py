@@ -470,9 +470,8 @@ class _Step:
             copies = []
             for e, coef in zip(exps.tolist(), coefs.tolist(), strict=True):
                 spans = [min(n, top - k) for n, top, k in zip(self.needed, self.ranges, e, strict=True)]
-                if all(n > 0 for n in spans):
-                    src = _LEAD + tuple(slice(k, k + n) for k, n in zip(e, spans, strict=True))
-                    copies.append((coef, _LEAD + tuple(slice(0, n) for n in spans), src))
+                src = _LEAD + tuple(slice(k, k + n) for k, n in zip(e, spans, strict=True))
+                copies.append((coef, _LEAD + tuple(slice(0, n) for n in spans), src))  # (exponents below ``ranges``)
             out.append(copies)
         return out
 
@@ -1396,7 +1395,7 @@ class _Run:
         base = flat[0], [part[0] for part in flat[1]]
         others = len(back_families) - 1  # (the base family's way back is read against every forward family)
         for i in range(len(step.group.kinds)):
-            ways.setdefault((j, i), {})  # (a kind no player may hold is read by none)
+            ways.setdefault((j, i), {})  # (every kind has its entry, as when the sums were made per mask)
         for (i, mask), whole in sums.items():
             # The way back, over that box: as it is (against every forward family; the other
             # families of the way back against the base), and moved by one in the count of

@@ -12,7 +12,9 @@ chooses per group by the work of each way).
 Multiplying out, terms are merged as soon as the factors still to come are the same in each:
 their rows then add up (and cancel) at once. The kinds of card are taken in the order that
 merges the most terms soonest. Coefficients are exact integers in int64: a product that could
-pass ``BOUND`` is not multiplied out (None).
+pass ``BOUND`` is not multiplied out (None). (Copying residues below 2**31 times the
+coefficients into the box needs far less: the fold goes monomial by monomial only where the sum
+of the coefficients' sizes is below 2**31.)
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 Array = npt.NDArray[np.int64]
-BOUND = 1 << 52  # coefficients stay below this, so that shifted copies of residues times them add up inside int64
+BOUND = 1 << 52  # multiplying out stays exact in int64 below this (the copies of the box need less: ``folds``)
 
 
 @dataclass(frozen=True)
