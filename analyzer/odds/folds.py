@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -117,7 +117,7 @@ def _kind_terms(group: _Group, forms: dict[int, Form]) -> list[KindTerm]:
     return [(coef, tuple(forms[m] for m in masks[:kinds]), sizes) for coef, masks in group.terms]
 
 
-def _raises(terms: list[KindTerm], q: int) -> bool:
+def _raises(terms: Sequence[KindTerm], q: int) -> bool:
     """Whether the group's sum of terms (``_kind_terms``) vanishes at ``x_q = 0``, term by term:
     with q taken out of every factor (a direct factor of q alone is then zero, and its term
     with it), the terms with the same factors have coefficients summing to zero. Then every
@@ -137,7 +137,7 @@ def _raises(terms: list[KindTerm], q: int) -> bool:
     return not any(sums.values())
 
 
-def _top_power(terms: list[KindTerm], q: int, most: int) -> int:
+def _top_power(terms: Sequence[KindTerm], q: int, most: int) -> int:
     """The highest power of ``x_q``, at most ``most``, whose coefficient in the sum of these
     terms (``_kind_terms``) does not vanish term by term. The coefficient of ``x_q ** k`` takes
     ``x_q`` from k of the cards singling q out (less it, in the complement form; from ``c`` of a
@@ -170,7 +170,7 @@ def _top_power(terms: list[KindTerm], q: int, most: int) -> int:
     return 0
 
 
-def _most(terms: list[KindTerm], q: int) -> int:
+def _most(terms: Sequence[KindTerm], q: int) -> int:
     """The most the group raises q's count in the products the count makes, less the one a
     card forced on q may add: the top power of ``x_q`` in the group's sum of terms
     (``_top_power``; requirements on several players cancel the top powers: the ways with none
@@ -203,7 +203,7 @@ def _bounds(terms: tuple[KindTerm, ...], q: int) -> tuple[int, bool]:
     come back unchanged from view to view and event to event (over every view of the 8-player
     jokers game, 4,782 distinct among 92,932), and over a game's views most of the planning
     of the fold was these bounds."""
-    return _most(list(terms), q), _raises(list(terms), q)
+    return _most(terms, q), _raises(terms, q)
 
 
 @dataclass
@@ -453,9 +453,8 @@ class _Step:
             copies = []
             for e, coef in zip(exps.tolist(), coefs.tolist(), strict=True):
                 if abs(coef) == size:
-                    spans = [min(n, top - k) for n, top, k in zip(self.inward, self.forward, e, strict=True)]
-                    dst = _LEAD + tuple(slice(k, k + n) for k, n in zip(e, spans, strict=True))
-                    copies.append((coef < 0, dst, _LEAD + tuple(slice(0, n) for n in spans)))
+                    dst, src = _copy(e, self.inward, self.forward)
+                    copies.append((coef < 0, dst, src))
             out.append((size, copies))
         return out
 
@@ -469,9 +468,8 @@ class _Step:
         for exps, coefs in [self.whole_sum_back, *self.left_out.values()]:
             copies = []
             for e, coef in zip(exps.tolist(), coefs.tolist(), strict=True):
-                spans = [min(n, top - k) for n, top, k in zip(self.needed, self.ranges, e, strict=True)]
-                src = _LEAD + tuple(slice(k, k + n) for k, n in zip(e, spans, strict=True))
-                copies.append((coef, _LEAD + tuple(slice(0, n) for n in spans), src))  # (exponents below ``ranges``)
+                src, dst = _copy(e, self.needed, self.ranges)
+                copies.append((coef, dst, src))
             out.append(copies)
         return out
 
@@ -540,6 +538,16 @@ class _Step:
             for at in range(kinds):  # (each kind left out)
                 work += sum(math.prod(_tops(needed, rows[k], rows[at], ranges)) for k in range(at))
         return self.total * work + self.masks * self.coming
+
+
+def _copy(e: list[int], inner: list[int], outer: list[int]) -> tuple[_Slices, _Slices]:
+    """A monomial's copy between the box ``inner`` and the box ``outer``, as far as it fits
+    (its exponents are below ``outer``): the states of ``outer`` moved up by the exponents, and
+    those of ``inner`` they pair with (forward, the first take the second; back, the second read
+    the first)."""
+    spans = [min(n, top - k) for n, top, k in zip(inner, outer, e, strict=True)]
+    moved = _LEAD + tuple(slice(k, k + n) for k, n in zip(e, spans, strict=True))
+    return moved, _LEAD + tuple(slice(0, n) for n in spans)
 
 
 def _tops(needed: list[int], low: list[int], high: list[int], ranges: list[int]) -> list[int]:
@@ -1198,11 +1206,7 @@ class _Run:
         def back(copies: list[tuple[int, _Slices, _Slices]]) -> Array:
             out = np.zeros(shape, dtype=np.int64)
             for coef, dst, src in copies:
-                here = out[dst]
-                if coef == 1 or coef == -1:
-                    (np.add if coef > 0 else np.subtract)(here, b[src], out=here)
-                else:
-                    here += b[src] * coef
+                add_scaled(out[dst], b[src], coef)
             return self._mod(out)
 
         whole, *left_out = step.copies_back
