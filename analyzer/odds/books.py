@@ -98,6 +98,31 @@ class _Group:
         return [m[i] for _, m in self.terms for i in range(len(self.kinds))]
 
 
+class _Table:
+    """A model's groups as arrays: every distinct card mask (``masks``); per term, how many of its
+    cards have each mask (``counts``, the terms of group g from row ``starts[g]`` on); per group,
+    its terms, each player's reach (``reach_low``, ``reach_high``) and how many of its kinds'
+    masks (one per kind and term, ``_Group.kind_masks``) hold each player (``kind_players``)."""
+
+    def __init__(self, model: _Model) -> None:
+        n = len(model.players)
+        groups = model.groups
+        self.masks = sorted({m for g in groups for _, ms in g.terms for m in ms})
+        column = {m: k for k, m in enumerate(self.masks)}
+        rows = [row for g in groups for row in g.counts]
+        self.counts = np.zeros((len(rows), len(self.masks)), dtype=np.int64)
+        for r, row in enumerate(rows):
+            for m, k in row:
+                self.counts[r, column[m]] = k
+        self.starts = np.cumsum([0] + [len(g.terms) for g in groups[:-1]], dtype=np.intp)
+        self.terms = [len(g.terms) for g in groups]
+        self.reach_low = np.array([[lo for lo, _ in g.reach] for g in groups], dtype=np.int64).reshape(len(groups), n)
+        self.reach_high = np.array([[hi for _, hi in g.reach] for g in groups], dtype=np.int64).reshape(len(groups), n)
+        self.kind_players = np.array(
+            [[sum(m >> p & 1 for m in g.kind_masks) for p in range(n)] for g in groups], dtype=np.int64
+        ).reshape(len(groups), n)
+
+
 class _Model:
     """The position reduced to players with slots, card masks, groups and free cards."""
 
@@ -133,6 +158,11 @@ class _Model:
         self.free: list[Card] = []
         if not self.zero:
             self._group(pos, reqs)
+
+    @cached_property
+    def table(self) -> _Table:
+        """The groups' terms as arrays, for the plans (``_Plan``: a view weighs a few to twenty)."""
+        return _Table(self)
 
     def likely_bits(self) -> float:
         """About log2 of the fitting deals, as though cards and requirements were independent:
@@ -350,41 +380,35 @@ class _Plan:
         self.direct = direct
         self.pool = pool = model.everyone & ~direct
         n = len(model.players)
-        masks = {m for g in model.groups for _, ms in g.terms for m in ms}
-        self.by_mask = {m: _factor(m, direct, pool, n) for m in masks}
-        moves = {m: [p for _, p in f if p >= 0] for m, f in self.by_mask.items()}
+        table = model.table
+        moved = [_moved(m, direct, pool) for m in table.masks]  # per mask, the players its factor singles out
         mentioned = direct
-        for ps in moves.values():
-            for p in ps:
-                mentioned |= 1 << p
+        for who in moved:
+            mentioned |= who
         self.mentioned = mentioned
         tracked = [p for p in range(n) if mentioned >> p & 1]
         dim = {p: t for t, p in enumerate(tracked)}
         d = len(tracked)
-        most: list[list[int]] = []  # per group and dim: the most any term gives it
-        least: list[list[int]] = []  # ... and the least every deal of it gives a direct player
-        ops: list[int] = []  # per group: array moves of the forward walk
-        for g in model.groups:
-            top = [0] * d
-            work = 0
-            for counts in g.counts:
-                got = [0] * d
-                for m, k in counts:
-                    for p in moves[m]:
-                        got[dim[p]] += k
-                    work += k * len(moves[m])
-                top = list(map(max, top, got))
-            # A direct player's exponent is its share of the group's cards: what a deal of them
-            # meeting the requirements can give it bounds the box both ways.
-            for t, p in enumerate(tracked):
-                if direct >> p & 1:
-                    top[t] = min(top[t], g.reach[p][1])
-            most.append(top)
-            least.append([g.reach[p][0] if direct >> p & 1 else 0 for p in tracked])
-            ops.append(work)
-        slots = [model.slots[p] for p in tracked]
+        at = np.array(tracked, dtype=np.int64)
+        singles = (np.array(moved, dtype=np.int64)[:, None] >> at) & 1  # (mask, dim)
         is_direct = [bool(direct >> p & 1) for p in tracked]
-        total = [sum(m[t] for m in most) for t in range(d)]
+        on = np.array(is_direct, dtype=np.bool_)
+        # Per group and dim: the most any term gives it, and the least every deal of the group
+        # gives a direct player; per group, the array moves of the forward walk. A direct
+        # player's exponent is its share of the group's cards: what a deal of them meeting the
+        # requirements can give it bounds the box both ways.
+        if table.terms:
+            most_a = np.maximum.reduceat(table.counts @ singles, table.starts, axis=0)
+            ops = np.add.reduceat(table.counts @ singles.sum(axis=1), table.starts).tolist()
+        else:
+            most_a, ops = np.zeros((0, d), dtype=np.int64), []
+        most_a = np.where(on, np.minimum(most_a, table.reach_high[:, at]), most_a)
+        least_a = np.where(on, table.reach_low[:, at], 0)
+        dots = (table.kind_players[:, at].sum(axis=1)).tolist()
+        slots = [model.slots[p] for p in tracked]
+        total = most_a.sum(axis=0).tolist()
+        most: list[list[int]] = most_a.tolist()
+        least: list[list[int]] = least_a.tolist()
         free = len(model.free)
 
         def low(so_far: list[int], given: list[int]) -> list[int]:
@@ -404,34 +428,34 @@ class _Plan:
         self.bounds: dict[int, tuple[list[int], list[int], list[int]]] = {}  # low, high, low after
         self.cost = 0
         self.count_cost = 0  # the cost without the odds: the way forward only
-
-        extra = [0 if x else 1 for x in is_direct]
-
-        def size(g: int, so_far: list[int], floor: list[int]) -> int:
-            n = 1
-            for x, y, e, top, lo in zip(so_far, most[g], extra, slots, floor, strict=True):
-                n *= max(0, min(top, x + y + e) - lo + 1)
-            return n
-
+        extra = [0 if x else 1 for x in is_direct]  # (a pooled player's room for one more)
         while left:
             floor = low(so_far, given)
-            best = min(left, key=lambda g: (size(g, so_far, floor), -ops[g]))
+            # Each group left's box after the groups so far: the smallest goes next.
+            lim = [s - lo + 1 for s, lo in zip(slots, floor, strict=True)]
+            base = [x + e - lo + 1 for x, e, lo in zip(so_far, extra, floor, strict=True)]
+            sizes = [math.prod(max(0, min(c, b + y)) for c, b, y in zip(lim, base, most[g], strict=True)) for g in left]
+            best = left[min(range(len(left)), key=lambda k: (sizes[k], -ops[left[k]]))]
             left.remove(best)
             so_far = [x + y for x, y in zip(so_far, most[best], strict=True)]
             given = [x + y for x, y in zip(given, least[best], strict=True)]
             self.order.append(best)
             top = high(so_far)
             self.bounds[best] = (floor, top, low(so_far, given))
-            group = model.groups[best]
-            dots = sum((m & mentioned).bit_count() for m in group.kind_masks)
             box = _Box.size_of(floor, top)
-            self.cost += box * (2 * ops[best] + 2 * dots + len(group.terms))
-            self.count_cost += box * (ops[best] + len(group.terms))
+            self.cost += box * (2 * ops[best] + 2 * dots[best] + table.terms[best])
+            self.count_cost += box * (ops[best] + table.terms[best])
             if self.cost > bound:
                 return
         self.impossible = self.impossible or any(
             lo > hi for _, top, after in self.bounds.values() for lo, hi in zip(after, top, strict=True)
         )
+
+    @cached_property
+    def by_mask(self) -> dict[int, Factor]:
+        """Each card mask's factor: signed player variables (``_factor``)."""
+        n = len(self.model.players)
+        return {m: _factor(m, self.direct, self.pool, n) for m in self.model.table.masks}
 
     @cached_property
     def work(self) -> dict[int, _Box]:
@@ -478,6 +502,16 @@ def _factor(allowed: int, direct: int, pool: int, n: int) -> tuple[tuple[int, in
         else:
             out += [(1, p) for p in range(n) if mine >> p & 1]
     return tuple(out)
+
+
+def _moved(allowed: int, direct: int, pool: int) -> int:
+    """The players ``_factor`` singles out of a card allowed to ``allowed`` (as bits): those it
+    moves the count of."""
+    mine = allowed & pool
+    if not mine or mine == pool:
+        return allowed & direct
+    left = pool & ~mine
+    return allowed & direct | (left if left.bit_count() <= mine.bit_count() else mine)
 
 
 def _plan(model: _Model, search: bool = True, plain: _Plan | None = None) -> _Plan:

@@ -476,16 +476,26 @@ class _Step:
     @cached_property
     def forward_work(self) -> int:
         """The work of one family forward: each term's card factors through the forward box,
-        a player the group starts counted from its first card in the term (``_Run._through``)."""
+        a player the group starts counted from its first card in the term (``_Run._through``,
+        in ``forward_order``: the cards singling out no such player first)."""
+        sizes: dict[int, int] = {}
+
+        def size(waiting: int) -> int:  # (the box with the players still waiting at count 0)
+            if waiting not in sizes:
+                sizes[waiting] = self.total * math.prod(
+                    1 if waiting >> p & 1 else x for p, x in zip(self.work, self.forward, strict=True)
+                )
+            return sizes[waiting]
+
         work = 0
         for _, masks in self.group.terms:
+            starting = [self.starts(m) for m in masks]
             waiting = self.newborn
-            for i in self.forward_order(masks):
-                waiting &= ~self.starts(masks[i])
-                size = self.total
-                for p, x in zip(self.work, self.forward, strict=True):
-                    size *= 1 if waiting >> p & 1 else x
-                work += size
+            work += size(waiting) * starting.count(0)
+            for s in starting:
+                if s:
+                    waiting &= ~s
+                    work += size(waiting)
         return work
 
     @cached_property
@@ -497,16 +507,14 @@ class _Step:
         return [min(x, y + 1) for x, y in zip(self.ranges, self.inward, strict=True)]
 
     @cached_property
-    def singled(self) -> list[list[list[int]]]:
+    def singled(self) -> npt.NDArray[np.int64]:
         """Per term, how many of its cards up to each place of ``back_order`` single out each
-        tracked player (a row per place, from none to all)."""
-        out = []
-        for _, masks in self.group.terms:
-            rows = [[0] * len(self.work)]
-            for i in self.back_order:
-                who = self.forms[masks[i]][1]
-                rows.append([n + (who >> p & 1) for n, p in zip(rows[-1], self.work, strict=True)])
-            out.append(rows)
+        tracked player (a row per place, from none to all: terms x (cards + 1) x players)."""
+        order = self.back_order
+        who = np.array([[self.forms[masks[i]][1] for i in order] for _, masks in self.group.terms], dtype=np.int64)
+        bits = (who[:, :, None] >> np.array(self.work, dtype=np.int64)) & 1
+        out = np.zeros((bits.shape[0], bits.shape[1] + 1, bits.shape[2]), dtype=np.int64)
+        np.cumsum(bits, axis=1, out=out[:, 1:])
         return out
 
     def tops(self, term: int, start: int, end: int) -> list[int]:
@@ -518,7 +526,7 @@ class _Step:
         made = self._tops
         if key not in made:  # (asked for once per card and prime)
             rows = self.singled[term]
-            made[key] = _tops(self.needed, rows[start], rows[end], self.ranges)
+            made[key] = np.minimum(self._needed + rows[end] - rows[start], self._ranges).tolist()
         return made[key]
 
     @cached_property
@@ -526,18 +534,34 @@ class _Step:
         return {}
 
     @cached_property
+    def _needed(self) -> npt.NDArray[np.int64]:
+        return np.array(self.needed, dtype=np.int64)
+
+    @cached_property
+    def _ranges(self) -> npt.NDArray[np.int64]:
+        return np.array(self.ranges, dtype=np.int64)
+
+    @cached_property
     def back_work(self) -> int:
         """The work of one family on the way back: the card factors and the cards left out
         through its box, each over the counts still needed (``tops``; ``_Run._back_through``),
         and its sums against the forward pass on the way in."""
-        kinds, cards = len(self.group.kinds), len(self.group.cards)
-        needed, ranges = self.needed, self.ranges
-        work = 0
-        for rows in self.singled:
-            work += sum(math.prod(_tops(needed, rows[0], rows[at + 1], ranges)) for at in range(cards))  # (the way on)
-            for at in range(kinds):  # (each kind left out)
-                work += sum(math.prod(_tops(needed, rows[k], rows[at], ranges)) for k in range(at))
+        kinds = len(self.group.kinds)
+        rows = self.singled
+        on = np.minimum(self._needed + rows[:, 1:] - rows[:, :1], self._ranges)  # (the way on)
+        work = int(on.prod(axis=2).sum())
+        if kinds > 1:  # (each kind left out: through the kinds before it)
+            before, kind = _pairs(kinds)
+            out = np.minimum(self._needed + rows[:, kind] - rows[:, before], self._ranges)
+            work += int(out.prod(axis=2).sum())
         return self.total * work + self.masks * self.coming
+
+
+@lru_cache(maxsize=64)
+def _pairs(kinds: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The places k < at < kinds, as two arrays."""
+    before, at = np.triu_indices(kinds, 1)
+    return before, at
 
 
 def _copy(e: list[int], inner: list[int], outer: list[int]) -> tuple[_Slices, _Slices]:
@@ -548,11 +572,6 @@ def _copy(e: list[int], inner: list[int], outer: list[int]) -> tuple[_Slices, _S
     spans = [min(n, top - k) for n, top, k in zip(inner, outer, e, strict=True)]
     moved = _LEAD + tuple(slice(k, k + n) for k, n in zip(e, spans, strict=True))
     return moved, _LEAD + tuple(slice(0, n) for n in spans)
-
-
-def _tops(needed: list[int], low: list[int], high: list[int], ranges: list[int]) -> list[int]:
-    """``_Step.tops`` from its rows of ``singled``."""
-    return [min(n + b - a, r) for n, a, b, r in zip(needed, low, high, ranges, strict=True)]
 
 
 class FoldCount:
