@@ -525,23 +525,12 @@ def _plan(model: _Model, search: bool = True, plain: _Plan | None = None) -> _Pl
     n = len(model.players)
     if not model.groups:
         return _Plan(model, 0)
-    out_of = [0] * n
-    into = [0] * n
-    for g in model.groups:
-        most_out = [0] * n
-        most_in = [0] * n
-        for (_, masks), counts in zip(g.terms, g.counts, strict=True):
-            inside = [0] * n  # per player, the cards of the term allowed to it
-            for m, k in counts:
-                for p in range(n):
-                    if m >> p & 1:
-                        inside[p] += k
-            for p in range(n):
-                most_in[p] = max(most_in[p], inside[p])
-                most_out[p] = max(most_out[p], len(masks) - inside[p])
-        for p in range(n):
-            out_of[p] += most_out[p]
-            into[p] += most_in[p]
+    # Per player, over the groups, the most cards of a term allowed to it and the most not.
+    table = model.table
+    inside = table.counts @ ((np.array(table.masks, dtype=np.int64)[:, None] >> np.arange(n)) & 1)  # (term, player)
+    cards = np.array([len(g.cards) for g in model.groups], dtype=np.int64)[:, None]
+    out_of = (cards - np.minimum.reduceat(inside, table.starts, axis=0)).sum(axis=0).tolist()
+    into = np.maximum.reduceat(inside, table.starts, axis=0).sum(axis=0).tolist()
 
     def gain(p: int) -> tuple[float, int]:
         pooled = min(model.slots[p], out_of[p] + 1) + 1 if out_of[p] else 1
