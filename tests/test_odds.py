@@ -32,7 +32,7 @@ from analyzer.odds import (
 )
 from analyzer.replay import Game, replay
 from analyzer.rules import HouseRule
-from analyzer.simulate import simulate
+from analyzer.simulate import Style, simulate
 from analyzer.solver import NoFit
 
 from .fixtures import SHARED, committed, committed_json
@@ -678,6 +678,31 @@ def test_the_route_is_the_counter_likely_the_faster_within_the_budget() -> None:
     # A forced counter is taken as it is, without asking for the walk's estimate.
     asked.clear()
     assert Routes(counter=Counter.BOARDS).choose(lambda: cost, walk(slower)) is Counter.BOARDS and asked == []
+
+
+def test_a_quick_plainest_count_is_taken_without_weighing_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    routes = Routes()
+    assert routes.plain_is_quick(1, 0) and not routes.plain_is_quick(None, 0)
+    assert not routes.plain_is_quick(10**12, 0)
+    assert not Routes(counter=Counter.BOOKS).plain_is_quick(1, 0)  # (a forced counter is as forced)
+    # The same plan likely takes longer the more cards are still to place.
+    edge = next(c for c in (2**k for k in range(60)) if not routes.plain_is_quick(c, 30))
+    assert routes.plain_is_quick(edge, 10) and routes.likely_plain_ns(edge, 40) > routes.likely_plain_ns(edge, 30)
+    # Ben after event 200 of a probing jokers game: the book-by-book law puts its count past
+    # ``folds_worth``, so the fold would be planned; the plainest plan's own law says it is quick.
+    game = replay(simulate(players=8, deck=DeckKind.JOKERS, seed=0, style=Style.PROBING))
+    pos = knowledge.position(game, 200, "Ben")
+    expected = card_ways(pos, Routes(counter=Counter.BOOKS))
+    folds = importlib.import_module("analyzer.odds.folds")
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the fold was planned")
+
+    monkeypatch.setattr(folds.FoldCount, "__init__", never)
+    counter = importlib.import_module("analyzer.odds")._counter(pos, True, routes)
+    assert isinstance(counter, odds_module.BookCount) and counter.plan is counter.plain
+    assert routes.likely_books_ns(counter.plain.cost) > routes.folds_worth
+    assert card_ways(pos) == expected
 
 
 def test_a_view_past_the_budget_says_so_without_blaming_the_record() -> None:

@@ -107,6 +107,9 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | F
     books = BookCount(pos, routes, odds)
     if routes.counter is Counter.FOLDS:
         return FoldCount(pos, routes, books.model, odds)
+    if routes.plain_is_quick(books.plain_cost, len(pos.allowed)):
+        books.take_plain()  # (most views of a game: weighing the others would take longer)
+        return books
     board: Board | None = None
     estimate: int | None = None
     folded: FoldCount | None = None

@@ -800,6 +800,11 @@ class BookCount:
         plan = plain if small else _plan(self.model, plain=plain)
         return None if plan.impossible else plan
 
+    def take_plain(self) -> None:
+        """Count with ``plain`` as it is, without searching for a cheaper plan."""
+        plain = self.plain
+        self.__dict__["plan"] = None if plain is None or plain.impossible else plain
+
     @property
     def plain_cost(self) -> int | None:
         """The cost of ``plain`` (the plan's is at most that), when it is possible and fits the
