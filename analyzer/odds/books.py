@@ -783,6 +783,7 @@ class BookCount:
         self.model = _Model(pos)
         self.routes = routes
         self.odds = odds  # whether the costs are of a count with the odds
+        self.unknown = len(pos.allowed)
 
     @cached_property
     def plain(self) -> _Plan | None:
@@ -797,6 +798,7 @@ class BookCount:
         if plain is None:
             return None
         small = plain.cost <= min(_WORTH_PLANNING, _WORTH_SEARCHING)  # (no search would be made)
+        small = small or self.routes.likely_plain_ns(plain.cost, self.unknown) < self.routes.search_from_ns
         plan = plain if small else _plan(self.model, plain=plain)
         return None if plan.impossible else plan
 
