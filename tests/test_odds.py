@@ -705,21 +705,31 @@ def test_a_quick_plainest_count_is_taken_without_weighing_the_others(monkeypatch
     assert card_ways(pos) == expected
 
 
-def test_the_search_for_a_cheaper_plan_is_made_for_slow_plainest_counts_alone() -> None:
-    # The public view after event 200 of a probing jokers game: the search would find a plan of
-    # a fourth the cost, but the plainest count likely takes less than ``search_from_ns`` by its
-    # own law (it takes a few milliseconds more than the search itself would).
+def test_the_search_for_a_cheaper_plan_is_made_where_it_may_pay_alone() -> None:
+    # Probing jokers game, public view. After event 200 the search would find a plan of a
+    # fourth the cost, but the plainest count likely takes less than ``search_from_ns`` by its
+    # own law and the fold is likely slower than it: counted with the plainest plan.
     game = replay(simulate(players=8, deck=DeckKind.JOKERS, seed=0, style=Style.PROBING))
-    pos = knowledge.position(game, 200, PUBLIC)
+    router = importlib.import_module("analyzer.odds")._counter
     routes = Routes()
-    books = odds_module.BookCount(pos, routes)
-    assert books.plain is not None and books.plain.cost > odds_module._WORTH_SEARCHING
-    assert not routes.plain_is_quick(books.plain.cost, books.unknown)
-    assert routes.likely_plain_ns(books.plain.cost, books.unknown) < routes.search_from_ns
-    assert books.plan is books.plain
-    searched = odds_module.BookCount(pos, Routes(search_from_ns=0))
-    assert searched.plan is not None and searched.plan.cost * 3 < books.plain.cost
-    assert searched.run(True) == books.run(True)
+    pos = knowledge.position(game, 200, PUBLIC)
+    counter = router(pos, True, routes)
+    assert isinstance(counter, odds_module.BookCount) and counter.plain is not None
+    assert counter.plain.cost > odds_module._WORTH_SEARCHING
+    assert not routes.plain_is_quick(counter.plain.cost, counter.unknown)
+    assert routes.likely_plain_ns(counter.plain.cost, counter.unknown) < routes.search_from_ns
+    assert counter.plan is counter.plain
+    searched = router(pos, True, Routes(search_from_ns=0))
+    assert isinstance(searched, odds_module.BookCount) and searched.plan is not None
+    assert searched.plan.cost * 3 < counter.plain.cost
+    assert searched.run(True) == counter.run(True)
+    # After event 217 the plainest count is as likely quick, but the fold is likely quicker than
+    # the plainest plan: the plan is searched, and the book-by-book count with it is chosen.
+    pos = knowledge.position(game, 217, PUBLIC)
+    counter = router(pos, True, routes)
+    assert isinstance(counter, odds_module.BookCount) and counter.plain is not None and counter.plan is not None
+    assert routes.likely_plain_ns(counter.plain.cost, counter.unknown) < routes.search_from_ns
+    assert counter.plan.cost * 3 < counter.plain.cost
 
 
 def test_a_view_past_the_budget_says_so_without_blaming_the_record() -> None:

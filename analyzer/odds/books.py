@@ -798,7 +798,6 @@ class BookCount:
         if plain is None:
             return None
         small = plain.cost <= min(_WORTH_PLANNING, _WORTH_SEARCHING)  # (no search would be made)
-        small = small or self.routes.likely_plain_ns(plain.cost, self.unknown) < self.routes.search_from_ns
         plan = plain if small else _plan(self.model, plain=plain)
         return None if plan.impossible else plan
 

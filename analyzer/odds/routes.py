@@ -84,12 +84,10 @@ class Routes:
       view took less than before (the 8-player jokers game's 23.2 to 20.1 ms, the openings no
       slower).
     - ``search_from_ns``: the book-by-book count's search for a cheaper plan (3 to 10 ms) is
-      made only when its plainest plan likely takes this long or more by that law (and its cost
-      is past ``books._WORTH_SEARCHING``): below it, the plan searched was often a fourth the
-      cost, but the plainest count took a few milliseconds, no more than the search. On every
-      fifth view of the 8-player jokers game (589 views), in alternation with no such bound:
-      median 20.6 -> 17.9 ms, worst the same (739 -> 728 ms); on the 8-player openings, median
-      15.2 -> 15.1 ms, worst 269 -> 276 ms (both runs beside other work).
+      made only where it may pay: where its plainest count likely takes this long or more by
+      that law, or where the fold is likely quicker than the plainest plan (by their laws: the
+      plan searched may be quicker than both). Elsewhere the plan searched was often a fourth the
+      cost, but the plainest count took a few milliseconds, about what the search takes.
     - ``multiply``: whether the count folding players goes through a group monomial by
       monomial, its terms multiplied out (``folds._Step.multiplied``): None by the work of each
       way, True wherever the coefficients allow, False never.
