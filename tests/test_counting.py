@@ -246,19 +246,18 @@ def test_free_cards_at_direct_and_pooled_players_one_prime_at_a_time() -> None:
     101 up, where states of its sparse groups are zero modulo one prime and not the next."""
     pos = knowledge.position(replay(record.load(SHARED / "g207.fish")), 14, PUBLIC)
     books = importlib.import_module("analyzer.odds.books")
-    searched = Routes(counter=Counter.BOOKS, search_from_ns=0)  # (the plan searched has both kinds)
-    count = books.BookCount(pos, searched)
+    count = books.BookCount(pos)
     plan = count.plan
     assert count.model.free and plan is not None
     assert any(plan.direct >> p & 1 for p in plan.tracked) and any(plan.pool >> p & 1 for p in plan.tracked)
     walk = card_odds(pos, BOARDS)
-    assert card_odds(pos, searched) == walk
+    assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
     with mock.patch.object(books, "_ONE_BY_ONE", 0):
-        assert card_odds(pos, searched) == walk
+        assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
         arithmetic = importlib.import_module("analyzer.odds.arithmetic")
         small = _small_primes(101)
         with mock.patch.object(books, "primes_for", lambda bound: arithmetic.primes_for(bound, small)):
-            assert card_odds(pos, searched) == walk
+            assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
             # A prime whose sparse way leaves out a pair (its count zero modulo that prime) joins
             # the others with a zero there: every other prime here leaves out its zeros.
             real = books._Engine.backward
@@ -270,7 +269,7 @@ def test_free_cards_at_direct_and_pooled_players_one_prime_at_a_time() -> None:
                 return {key: ways for key, ways in found.items() if ways.any()} if len(calls) % 2 else found
 
             with mock.patch.object(books._Engine, "backward", leaving_out_zeros):
-                assert card_odds(pos, searched) == walk
+                assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
             assert len(calls) > 2
 
 

@@ -793,7 +793,8 @@ class BookCount:
 
     @cached_property
     def plan(self) -> _Plan | None:
-        """The cheapest plan found; None when no deal fits for a reason seen before counting."""
+        """The cheapest plan found (or ``plain``, once ``take_plain``); None when no deal fits for
+        a reason seen before counting."""
         plain = self.plain
         if plain is None:
             return None
@@ -802,9 +803,12 @@ class BookCount:
         return None if plan.impossible else plan
 
     def take_plain(self) -> None:
-        """Count with ``plain`` as it is, without searching for a cheaper plan."""
+        """Count with ``plain`` as it is, without searching for a cheaper plan (the router, where
+        the search would likely not pay: ``Routes.plain_is_quick``, ``search_from_ns``). Callers
+        check first that it fits (``plain_cost`` is not None)."""
         plain = self.plain
         self.__dict__["plan"] = None if plain is None or plain.impossible else plain
+        self.__dict__.pop("biggest", None)  # (of the plan it replaces, if already read)
 
     @property
     def plain_cost(self) -> int | None:

@@ -80,9 +80,10 @@ class Routes:
       the count took. Least squares on the logarithms over 3,349 views (whole 8-player games of
       seed 0, every fourth view, in every variant; the probing openings of seed 0, 6 and 8
       players, every view; each count the better of two), four views in five within 0.48 to 2.2
-      times. No view it takes at once took more than 24 ms so, and on each group the median
-      view took less than before (the 8-player jokers game's 23.2 to 20.1 ms, the openings no
-      slower).
+      times. No view it takes at once took more than 24 ms so. Replayed on those views
+      (``scripts/fit_plain.py``), no group's median view is slower and none's worst changes
+      (the jokers whole game's median 19.1 to 17.0 ms); at 20 ms, the 6-player openings'
+      medians rise (the fold was quicker there).
     - ``search_from_ns``: the book-by-book count's search for a cheaper plan (3 to 10 ms) is
       made only where it may pay: where its plainest count likely takes this long or more by
       that law, or where the fold is likely quicker than the plainest plan (by their laws: the
@@ -195,7 +196,8 @@ class Routes:
     ) -> tuple[Counter | None, dict[Counter, float]]:
         """The counter for a view by the estimates (``AUTO``; a forced counter is returned as it
         is, nothing asked for). ``books()``: the book-by-book plan's cost (None when it does not
-        fit ``max_states``); ``folds()``: the cost of the count folding players (None when it
+        fit ``max_states``), the plan searched or, where the search would likely not pay, the
+        plainest (``search_from_ns``); ``folds()``: the cost of the count folding players (None when it
         does not fit), asked for only when the book-by-book count is not quick
         (``folds_worth``); ``walk()``: the board walk's estimate, asked for only when neither
         is cheap (``books_cheap``). ``plain``: the cost of the plainest book-by-book plan, known
