@@ -157,11 +157,13 @@ class Routes:
     def plain_is_quick(self, cost: int | None, unknown: int) -> bool:
         """Whether a view (``AUTO``) is counted book by book with its plainest plan at once,
         without planning anything else: its cost known (the plan fits) and the count likely
-        quick (``plain_quick_ns``)."""
+        quick (``plain_quick_ns``, and within the budget). A count without the odds is weighed
+        on its own cost (``plain_cost``) by the same law, fitted with the odds: it errs slow
+        there, towards weighing the others as before."""
         return (
             self.counter is Counter.AUTO
             and cost is not None
-            and self.likely_plain_ns(cost, unknown) <= self.plain_quick_ns
+            and self.likely_plain_ns(cost, unknown) <= min(self.plain_quick_ns, self.budget_ns)
         )
 
     def likely_books_ns(self, cost: int) -> float:
