@@ -107,7 +107,7 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | F
     books = BookCount(pos, routes, odds)
     if routes.counter is Counter.FOLDS:
         return FoldCount(pos, routes, books.model, odds)
-    if routes.plain_is_quick(books.plain_cost, len(pos.allowed)):
+    if routes.plain_is_quick(books.plain_cost, books.unknown):
         books.take_plain()  # (most views of a game: weighing the others would take longer)
         return books
     board: Board | None = None
@@ -136,8 +136,11 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | F
         # plainest count likely takes long by its own law, or where the fold is likely quicker
         # than the plainest plan by theirs (the plan searched may then be quicker still).
         fold = routes.likely_folds_ns(folded.cost) if folded is not None and folded.fits else math.inf
-        quick = plain is not None and routes.likely_plain_ns(plain, books.unknown) < routes.search_from_ns
-        if quick and plain is not None and fold >= routes.likely_books_ns(plain):
+        if (
+            plain is not None
+            and fold >= routes.likely_books_ns(plain)
+            and routes.likely_plain_ns(plain, books.unknown) < routes.search_from_ns
+        ):
             books.take_plain()
         return books.cost if books.fits else None
 

@@ -116,8 +116,8 @@ class _Table:
                 self.counts[r, column[m]] = k
         self.starts = np.cumsum([0] + [len(g.terms) for g in groups[:-1]], dtype=np.intp)
         self.terms = [len(g.terms) for g in groups]
-        self.reach_low = np.array([[lo for lo, _ in g.reach] for g in groups], dtype=np.int64).reshape(len(groups), n)
-        self.reach_high = np.array([[hi for _, hi in g.reach] for g in groups], dtype=np.int64).reshape(len(groups), n)
+        reach = np.array([g.reach for g in groups], dtype=np.int64).reshape(len(groups), n, 2)
+        self.reach_low, self.reach_high = reach[:, :, 0], reach[:, :, 1]
         self.kind_players = np.array(
             [[sum(m >> p & 1 for m in g.kind_masks) for p in range(n)] for g in groups], dtype=np.int64
         ).reshape(len(groups), n)

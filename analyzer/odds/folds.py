@@ -476,8 +476,7 @@ class _Step:
     @cached_property
     def forward_work(self) -> int:
         """The work of one family forward: each term's card factors through the forward box,
-        a player the group starts counted from its first card in the term (``_Run._through``,
-        in ``forward_order``: the cards singling out no such player first)."""
+        a player the group starts counted from its first card in the term (``_Run._through``)."""
         sizes: dict[int, int] = {}
 
         def size(waiting: int) -> int:  # (the box with the players still waiting at count 0)
@@ -489,13 +488,10 @@ class _Step:
 
         work = 0
         for _, masks in self.group.terms:
-            starting = [self.starts(m) for m in masks]
             waiting = self.newborn
-            work += size(waiting) * starting.count(0)
-            for s in starting:
-                if s:
-                    waiting &= ~s
-                    work += size(waiting)
+            for i in self.forward_order(masks):
+                waiting &= ~self.starts(masks[i])
+                work += size(waiting)
         return work
 
     @cached_property
@@ -551,17 +547,10 @@ class _Step:
         on = np.minimum(self._needed + rows[:, 1:] - rows[:, :1], self._ranges)  # (the way on)
         work = int(on.prod(axis=2).sum())
         if kinds > 1:  # (each kind left out: through the kinds before it)
-            before, kind = _pairs(kinds)
+            before, kind = np.triu_indices(kinds, 1)
             out = np.minimum(self._needed + rows[:, kind] - rows[:, before], self._ranges)
             work += int(out.prod(axis=2).sum())
         return self.total * work + self.masks * self.coming
-
-
-@lru_cache(maxsize=64)
-def _pairs(kinds: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-    """The places k < at < kinds, as two arrays."""
-    before, at = np.triu_indices(kinds, 1)
-    return before, at
 
 
 def _copy(e: list[int], inner: list[int], outer: list[int]) -> tuple[_Slices, _Slices]:
