@@ -83,9 +83,10 @@ def information(before: int, after: int) -> float:
 
 def route(pos: Position, odds: bool = True, routes: Routes = DEFAULT) -> Counter:
     """The counter for a view: the one likely the fastest by the estimates (``Routes.weigh``),
-    the book-by-book count without planning the others when it is likely quick. ``TooLarge``
-    when none is likely within the budget (``Routes.budget_ns``) and fits its memory bound
-    (``Routes.max_states``)."""
+    the book-by-book count without planning the others when it is likely quick, or without
+    weighing them further when the fold is likely much slower (``Routes.plain_beats_folds``).
+    ``TooLarge`` when none is likely within the budget (``Routes.budget_ns``) and fits its memory
+    bound (``Routes.max_states``)."""
     from .boards import Board
     from .folds import FoldCount
 
@@ -113,10 +114,19 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | F
     board: Board | None = None
     estimate: int | None = None
     folded: FoldCount | None = None
+    plain = books.plain_cost
+    if plain is not None and routes.likely_books_ns(plain) > routes.folds_worth:
+        # The fold is weighed first (``Routes.weigh``): where it is likely much slower than the
+        # plainest count by their laws, that count is taken, nothing else weighed.
+        folded = FoldCount(pos, routes, books.model, odds)
+        if folded.fits and routes.plain_beats_folds(plain, books.unknown, routes.likely_folds_ns(folded.cost)):
+            books.take_plain()
+            return books
 
     def folds() -> int | None:
         nonlocal folded
-        folded = FoldCount(pos, routes, books.model, odds)
+        if folded is None:
+            folded = FoldCount(pos, routes, books.model, odds)
         return folded.cost if folded.fits else None
 
     def walk() -> int:
@@ -129,18 +139,10 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | F
     def multiplied() -> int | None:
         return folded.multiplied_cost if folded is not None else None
 
-    plain = books.plain_cost
-
     def searched() -> int | None:
-        # The search for a cheaper plan (3 to 10 ms) only where it may pay for itself: where the
-        # plainest count likely takes long by its own law, or where the fold is likely quicker
-        # than the plainest plan by theirs (the plan searched may then be quicker still).
+        # The search for a cheaper plan only where it may pay for itself (``plain_will_do``).
         fold = routes.likely_folds_ns(folded.cost) if folded is not None and folded.fits else math.inf
-        if (
-            plain is not None
-            and fold >= routes.likely_books_ns(plain)
-            and routes.likely_plain_ns(plain, books.unknown) < routes.search_from_ns
-        ):
+        if routes.plain_will_do(plain, books.unknown, fold):
             books.take_plain()
         return books.cost if books.fits else None
 

@@ -89,6 +89,20 @@ class Routes:
       that law, or where the fold is likely quicker than the plainest plan (by their laws: the
       plan searched may be quicker than both). Elsewhere the plan searched was often a fourth the
       cost, but the plainest count took a few milliseconds, about what the search takes.
+    - ``plain_sure_ns``, ``plain_over_folds``: where the fold is planned first (the book-by-book
+      law puts the plainest plan past ``folds_worth``) and is likely ``plain_over_folds`` times
+      slower or more than the plainest count by their laws, that count likely taking at most
+      ``plain_sure_ns`` by its own, the plainest plan is counted at once (``plain_beats_folds``).
+      Later in a game the book-by-book law puts the count 2 to 3 times too slow and the fold's
+      law puts the fold 1.5 to 2 times too quick (it was fitted on the openings' slow views),
+      so the router took the fold where the plainest count was 2 to 3 times quicker: the jokers
+      game's Hal after event 56, 300 ms folded against 85 ms. Past 80 ms the plainest count's
+      law errs low (public views of 10**8 and more, taking a second and more, are likely 150 ms
+      by it), hence the bound. Replayed (``scripts/replay_router.py``) on every fourth view of
+      the whole probing games and every view of the openings of seed 0 that the router weighs
+      (2,024 views, timed two processes side by side: the times run high), no opening's view
+      changes, and the 8-player jokers game's 482 views take 38.3 s in all instead of 41.4, 17
+      over 250 ms instead of 26.
     - ``multiply``: whether the count folding players goes through a group monomial by
       monomial, its terms multiplied out (``folds._Step.multiplied``): None by the work of each
       way, True wherever the coefficients allow, False never.
@@ -148,6 +162,8 @@ class Routes:
     plain_growth: float = 1.0198
     plain_quick_ns: int = 15_000_000
     search_from_ns: int = 40_000_000
+    plain_sure_ns: int = 80_000_000
+    plain_over_folds: float = 2.0
 
     def likely_plain_ns(self, cost: int, unknown: int) -> float:
         """How long the book-by-book count with its plainest plan, of this cost, likely takes,
@@ -164,6 +180,29 @@ class Routes:
             self.counter is Counter.AUTO
             and cost is not None
             and self.likely_plain_ns(cost, unknown) <= min(self.plain_quick_ns, self.budget_ns)
+        )
+
+    def plain_beats_folds(self, plain: int | None, unknown: int, folds_ns: float) -> bool:
+        """Whether a view not quick (``plain_is_quick``, ``AUTO``) is counted book by book with its
+        plainest plan as soon as the fold is planned, nothing else weighed, the fold likely taking
+        ``folds_ns`` by its law: where the plainest count likely takes at most ``plain_sure_ns``
+        by its own law (and within the budget), and the fold ``plain_over_folds`` times that or
+        more."""
+        if self.counter is not Counter.AUTO or plain is None:
+            return False
+        likely = self.likely_plain_ns(plain, unknown)
+        return likely <= min(self.plain_sure_ns, self.budget_ns) and likely * self.plain_over_folds <= folds_ns
+
+    def plain_will_do(self, plain: int | None, unknown: int, folds_ns: float) -> bool:
+        """Whether a view not quick (``plain_is_quick``) is counted book by book with its plainest
+        plan, without the search for a cheaper one (3 to 10 ms), the fold likely taking
+        ``folds_ns``: where the plainest count likely takes less than ``search_from_ns`` by its
+        own law, and the fold is likely slower than the plainest plan by the book-by-book law
+        (where it is likely quicker, the plan searched may be quicker than both)."""
+        return (
+            plain is not None
+            and folds_ns >= self.likely_books_ns(plain)
+            and self.likely_plain_ns(plain, unknown) < self.search_from_ns
         )
 
     def likely_books_ns(self, cost: int) -> float:
