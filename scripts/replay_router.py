@@ -1,6 +1,7 @@
 """Measure the three ways of counting on the views the router weighs, and replay its choice on
 them with and without the rule that takes the plainest book-by-book count where the fold is
-likely much slower (``Routes.plain_beats_folds``: ``plain_sure_ns``, ``plain_over_folds``).
+likely much slower (``Routes.plain_beats_folds``: ``plain_sure_ns``, ``plain_over_folds``,
+``folds_floor_ns``).
 
     python scripts/replay_router.py [--every 4] [--open-every 1] [--cache build/replay_router.json] [--replay-only]
 
@@ -52,6 +53,7 @@ CACHE = ROOT / "build" / "replay_router.json"
 COUNTERS = ("folds", "books", "plain")
 OFF = replace(DEFAULT, plain_over_folds=math.inf)  # (the rule never holds)
 SURE_MS = (60, 80, 100, 150)
+FLOOR_MS = (0, 10, 20, 30)
 OVER = (1.5, 2.0, 2.5, 3.0)
 
 
@@ -158,6 +160,10 @@ def replay(row: dict[str, Any], routes: Routes) -> float:
     return spent
 
 
+def summed(times: list[float]) -> str:
+    return f"{sum(times) / 1e3:8.1f} s {sum(t > 250 for t in times):4d} over 250 ms"
+
+
 def report(rows: list[dict[str, Any]], routers: dict[str, Routes]) -> None:
     groups = sorted({str(r["group"]) for r in rows})
     names = [*routers, "quickest"]
@@ -192,17 +198,20 @@ def main() -> None:
         args.cache.write_text(json.dumps(rows))
     print("The router on the views measured: the rule off, and with the defaults:")
     report(rows, {"rule off": OFF, "defaults": DEFAULT})
-    print("The rule's constants: plain_sure_ns (ms) x plain_over_folds, every view summed:")
+    print("The rule's constants, every view summed: folds_floor_ns (ms) x plain_over_folds,")
+    print(f"at plain_sure_ns {DEFAULT.plain_sure_ns // 10**6} ms:")
     print(f"{'':>10}" + "".join(f"{'x ' + str(k):>26}" for k in OVER))
-    for sure in SURE_MS:
+    for floor in FLOOR_MS:
         cells = []
         for over in OVER:
-            routes = replace(DEFAULT, plain_sure_ns=sure * 10**6, plain_over_folds=over)
-            times = [replay(r, routes) for r in rows]
-            cells.append(f"{sum(times) / 1e3:8.1f} s {sum(t > 250 for t in times):4d} over 250 ms")
-        print(f"{str(sure) + ' ms':>10}" + "".join(f"{c:>26}" for c in cells))
-    off = [replay(r, OFF) for r in rows]
-    print(f"{'rule off':>10} {sum(off) / 1e3:8.1f} s {sum(t > 250 for t in off):4d} over 250 ms")
+            routes = replace(DEFAULT, folds_floor_ns=floor * 10**6, plain_over_folds=over)
+            cells.append(summed([replay(r, routes) for r in rows]))
+        print(f"{str(floor) + ' ms':>10}" + "".join(f"{c:>26}" for c in cells))
+    print("plain_sure_ns (ms), the others the defaults':")
+    for sure in SURE_MS:
+        routes = replace(DEFAULT, plain_sure_ns=sure * 10**6)
+        print(f"{str(sure) + ' ms':>10}" + f"{summed([replay(r, routes) for r in rows]):>26}")
+    print(f"{'rule off':>10}" + f"{summed([replay(r, OFF) for r in rows]):>26}")
 
 
 if __name__ == "__main__":

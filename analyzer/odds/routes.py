@@ -89,20 +89,26 @@ class Routes:
       that law, or where the fold is likely quicker than the plainest plan (by their laws: the
       plan searched may be quicker than both). Elsewhere the plan searched was often a fourth the
       cost, but the plainest count took a few milliseconds, about what the search takes.
-    - ``plain_sure_ns``, ``plain_over_folds``: where the fold is planned first (the book-by-book
-      law puts the plainest plan past ``folds_worth``) and is likely ``plain_over_folds`` times
-      slower or more than the plainest count by their laws, that count likely taking at most
-      ``plain_sure_ns`` by its own, the plainest plan is counted at once (``plain_beats_folds``).
-      Later in a game the book-by-book law puts the count 2 to 3 times too slow and the fold's
-      law puts the fold 1.5 to 2 times too quick (it was fitted on the openings' slow views),
-      so the router took the fold where the plainest count was 2 to 3 times quicker: the jokers
-      game's Hal after event 56, 300 ms folded against 85 ms. Past 80 ms the plainest count's
+    - ``plain_sure_ns``, ``plain_over_folds``, ``folds_floor_ns``: where the fold is planned
+      first (the book-by-book law puts the plainest plan past ``folds_worth``) and is likely
+      ``plain_over_folds`` times slower or more than the plainest count, that count likely
+      taking at most ``plain_sure_ns`` by its own law, the plainest plan is counted at once
+      (``plain_beats_folds``). The fold is then weighed by its law and ``folds_floor_ns`` more:
+      its law, fitted on the openings' slow views, leaves out the fold's fixed work (a few dozen
+      array steps per term of each book), and no 8-player view the router weighs took under 14
+      ms folded (one in twenty under 21 ms; elsewhere the router weighs the fold by its law
+      alone: a law with that fixed work in it chose better later in a game but slowed the
+      openings). Later in a game the book-by-book law puts the count 2 to 3 times too slow and
+      the fold's law puts the fold 1.5 to 2 times too quick, so the router took the fold where
+      the plainest count was 2 to 5 times quicker: the jokers game's Hal after event 56, 300 ms
+      folded against 85 ms. Past 80 ms the plainest count's
       law errs low (public views of 10**8 and more, taking a second and more, are likely 150 ms
       by it), hence the bound. Replayed (``scripts/replay_router.py``) on every fourth view of
       the whole probing games and every view of the openings of seed 0 that the router weighs
-      (2,024 views, timed two processes side by side: the times run high), no opening's view
-      changes, and the 8-player jokers game's 482 views take 38.3 s in all instead of 41.4, 17
-      over 250 ms instead of 26.
+      (2,024 views, timed two processes side by side: the times run high), the openings take as
+      long, the 8-player jokers game's 482 views 37.2 s in all instead of 41.4 (17 over 250 ms
+      instead of 26), the other whole games 5 to 13% less; every view 102.7 s in all, 96.8 s
+      now. Without ``folds_floor_ns``, 99.3 s; at 30 ms, 96.1 s but one more over 250 ms.
     - ``multiply``: whether the count folding players goes through a group monomial by
       monomial, its terms multiplied out (``folds._Step.multiplied``): None by the work of each
       way, True wherever the coefficients allow, False never.
@@ -164,6 +170,7 @@ class Routes:
     search_from_ns: int = 40_000_000
     plain_sure_ns: int = 80_000_000
     plain_over_folds: float = 2.0
+    folds_floor_ns: int = 20_000_000
 
     def likely_plain_ns(self, cost: int, unknown: int) -> float:
         """How long the book-by-book count with its plainest plan, of this cost, likely takes,
@@ -186,12 +193,13 @@ class Routes:
         """Whether a view not quick (``plain_is_quick``, ``AUTO``) is counted book by book with its
         plainest plan as soon as the fold is planned, nothing else weighed, the fold likely taking
         ``folds_ns`` by its law: where the plainest count likely takes at most ``plain_sure_ns``
-        by its own law (and within the budget), and the fold ``plain_over_folds`` times that or
-        more."""
+        by its own law (and within the budget), and the fold, with ``folds_floor_ns`` more,
+        ``plain_over_folds`` times that or more."""
         if self.counter is not Counter.AUTO or plain is None:
             return False
         likely = self.likely_plain_ns(plain, unknown)
-        return likely <= min(self.plain_sure_ns, self.budget_ns) and likely * self.plain_over_folds <= folds_ns
+        slower = likely * self.plain_over_folds <= folds_ns + self.folds_floor_ns
+        return likely <= min(self.plain_sure_ns, self.budget_ns) and slower
 
     def plain_will_do(self, plain: int | None, unknown: int, folds_ns: float) -> bool:
         """Whether a view not quick (``plain_is_quick``) is counted book by book with its plainest
