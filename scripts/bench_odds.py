@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -143,6 +144,19 @@ def probing_views(seeds: int, only: str, whole: bool = False) -> list[tuple[str,
                 for view, tracker in trackers.items():
                     out.append((label, f"seed {seed} {view} @{at}", tracker.position(at)))
     return out
+
+
+def cached(cache: Path, reuse: bool, measure: Callable[[], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The rows kept in ``cache`` when ``reuse``; else rows measured now (glibc keeping freed
+    memory, as the command line does), kept there for the next time."""
+    if reuse:
+        rows: list[dict[str, Any]] = json.loads(cache.read_text())
+        return rows
+    keep_freed_memory()
+    rows = measure()
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text(json.dumps(rows))
+    return rows
 
 
 def warm_up(views: list[tuple[str, str, Position]]) -> None:

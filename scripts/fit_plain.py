@@ -24,7 +24,6 @@ law just fitted: a view the rule takes at once counts its plainest plan's time, 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import statistics
 import sys
@@ -40,10 +39,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_odds import probing_views, warm_up  # noqa: E402
+from bench_odds import cached, probing_views, warm_up  # noqa: E402
 
 from analyzer.knowledge import Position  # noqa: E402
-from analyzer.odds import Routes, TooLarge, card_ways, keep_freed_memory  # noqa: E402
+from analyzer.odds import Routes, TooLarge, card_ways  # noqa: E402
 from analyzer.odds.books import BookCount  # noqa: E402
 from analyzer.odds.routes import DEFAULT  # noqa: E402
 
@@ -126,13 +125,7 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=CACHE, help="where the measurements are kept")
     parser.add_argument("--fit-only", action="store_true", help="fit the cached measurements, measure nothing")
     args = parser.parse_args()
-    if args.fit_only:
-        rows = json.loads(args.cache.read_text())
-    else:
-        keep_freed_memory()
-        rows = measure(args.every)
-        args.cache.parent.mkdir(parents=True, exist_ok=True)
-        args.cache.write_text(json.dumps(rows))
+    rows = cached(args.cache, args.fit_only, partial(measure, args.every))
     scale, power, growth = fit(rows)
     d = DEFAULT
     law = f"{d.plain_scale:,.1f} * cost ** {d.plain_power} * {d.plain_growth} ** unknown"

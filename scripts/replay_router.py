@@ -26,7 +26,6 @@ The measurements are cached in ``--cache``.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import statistics
 import sys
@@ -41,10 +40,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_odds import probing_views, warm_up  # noqa: E402
+from bench_odds import cached, probing_views, warm_up  # noqa: E402
+from fit_plain import counted_plain  # noqa: E402
 
 from analyzer.knowledge import Position  # noqa: E402
-from analyzer.odds import Counter, Routes, TooLarge, card_ways, keep_freed_memory  # noqa: E402
+from analyzer.odds import Counter, Routes, TooLarge, card_ways  # noqa: E402
 from analyzer.odds.books import BookCount  # noqa: E402
 from analyzer.odds.folds import FoldCount  # noqa: E402
 from analyzer.odds.routes import DEFAULT  # noqa: E402
@@ -70,12 +70,6 @@ def best_ms(run: Callable[[], object]) -> float | None:
         if best > 0.4:
             break
     return best * 1e3
-
-
-def counted_plain(pos: Position) -> None:
-    books = BookCount(pos)
-    books.take_plain()
-    books.run(True)
 
 
 def views(every: int, open_every: int) -> list[tuple[str, str, Position]]:
@@ -189,13 +183,7 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=CACHE, help="where the measurements are kept")
     parser.add_argument("--replay-only", action="store_true", help="replay on the cached measurements alone")
     args = parser.parse_args()
-    if args.replay_only:
-        rows = json.loads(args.cache.read_text())
-    else:
-        keep_freed_memory()
-        rows = measure(args.every, args.open_every)
-        args.cache.parent.mkdir(parents=True, exist_ok=True)
-        args.cache.write_text(json.dumps(rows))
+    rows = cached(args.cache, args.replay_only, partial(measure, args.every, args.open_every))
     print("The router on the views measured: the rule off, and with the defaults:")
     report(rows, {"rule off": OFF, "defaults": DEFAULT})
     print("The rule's constants, every view summed: folds_floor_ns (ms) x plain_over_folds,")

@@ -93,22 +93,22 @@ class Routes:
       first (the book-by-book law puts the plainest plan past ``folds_worth``) and is likely
       ``plain_over_folds`` times slower or more than the plainest count, that count likely
       taking at most ``plain_sure_ns`` by its own law, the plainest plan is counted at once
-      (``plain_beats_folds``). The fold is then weighed by its law and ``folds_floor_ns`` more:
-      its law, fitted on the openings' slow views, leaves out the fold's fixed work (a few dozen
-      array steps per term of each book), and no 8-player view the router weighs took under 14
-      ms folded (one in twenty under 21 ms; elsewhere the router weighs the fold by its law
-      alone: a law with that fixed work in it chose better later in a game but slowed the
-      openings). Later in a game the book-by-book law puts the count 2 to 3 times too slow and
-      the fold's law puts the fold 1.5 to 2 times too quick, so the router took the fold where
-      the plainest count was 2 to 5 times quicker: the jokers game's Hal after event 56, 300 ms
-      folded against 85 ms. Past 80 ms the plainest count's
-      law errs low (public views of 10**8 and more, taking a second and more, are likely 150 ms
-      by it), hence the bound. Replayed (``scripts/replay_router.py``) on every fourth view of
-      the whole probing games and every view of the openings of seed 0 that the router weighs
-      (2,024 views, timed two processes side by side: the times run high), the openings take as
-      long, the 8-player jokers game's 482 views 37.2 s in all instead of 41.4 (17 over 250 ms
-      instead of 26), the other whole games 5 to 13% less; every view 102.7 s in all, 96.8 s
-      now. Without ``folds_floor_ns``, 99.3 s; at 30 ms, 96.1 s but one more over 250 ms.
+      (``plain_beats_folds``). Later in a game the book-by-book law puts the count 2 to 3 times
+      too slow and the fold's law puts the fold 1.5 to 2 times too quick, so the router took the
+      fold where the plainest count was 2 to 6 times quicker: the jokers game's Hal after event
+      56, 300 ms folded against 85 ms. The fold is weighed here by its law and
+      ``folds_floor_ns`` more: the law, fitted on the openings' slow views, leaves out the fold's
+      fixed work (a few dozen array steps per term of each book), and of the 8-player views the
+      router weighs, one in twenty took under 15.5 ms folded. (Elsewhere the router weighs the
+      fold by its law alone: a law with that fixed work in it chose better later in a game but
+      slowed the openings.) Past 80 ms the plainest count's law errs low (public views of 10**8
+      and more, taking a second and more, are likely 150 ms by it), hence the bound. Replayed
+      (``scripts/replay_router.py``) on every fourth view of the whole probing games and every
+      view of the openings of seed 0 that the router weighs (2,024 views, timed two processes
+      side by side: the times run high), the openings take as long, the 8-player jokers game's
+      482 views 37.2 s in all instead of 41.4 (17 over 250 ms instead of 26), the other whole
+      games 0 to 13% less; every view 102.7 s in all, 96.8 s now. Without ``folds_floor_ns``,
+      99.3 s; at 30 ms, 96.1 s but one more over 250 ms.
     - ``multiply``: whether the count folding players goes through a group monomial by
       monomial, its terms multiplied out (``folds._Step.multiplied``): None by the work of each
       way, True wherever the coefficients allow, False never.
