@@ -115,7 +115,7 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | F
     estimate: int | None = None
     folded: FoldCount | None = None
     plain = books.plain_cost
-    if plain is not None and routes.likely_books_ns(plain) > routes.folds_worth:
+    if routes.folds_first(plain):
         # The fold is weighed first (``Routes.weigh``): where it is likely much slower than the
         # plainest count by their laws, that count is taken, nothing else weighed.
         folded = FoldCount(pos, routes, books.model, odds)

@@ -85,30 +85,26 @@ class Routes:
       (the jokers whole game's median 19.1 to 17.0 ms); at 20 ms, the 6-player openings'
       medians rise (the fold was quicker there).
     - ``search_from_ns``: the book-by-book count's search for a cheaper plan (3 to 10 ms) is
-      made only where it may pay: where its plainest count likely takes this long or more by
-      that law, or where the fold is likely quicker than the plainest plan (by their laws: the
-      plan searched may be quicker than both). Elsewhere the plan searched was often a fourth the
-      cost, but the plainest count took a few milliseconds, about what the search takes.
+      made only where it may pay (and ``plain_beats_folds``, weighed before, has not taken the
+      plainest plan: it takes most views the fold is planned for first): where its plainest
+      count likely takes this long or more by that law, or where the fold is likely quicker than
+      the plainest plan (by their laws: the plan searched may be quicker than both). Elsewhere
+      the plan searched was often a fourth the cost, but the plainest count took a few
+      milliseconds, about what the search takes.
     - ``plain_sure_ns``, ``plain_over_folds``, ``folds_floor_ns``: where the fold is planned
-      first (the book-by-book law puts the plainest plan past ``folds_worth``) and is likely
-      ``plain_over_folds`` times slower or more than the plainest count, that count likely
-      taking at most ``plain_sure_ns`` by its own law, the plainest plan is counted at once
-      (``plain_beats_folds``). Later in a game the book-by-book law puts the count 2 to 3 times
-      too slow and the fold's law puts the fold 1.5 to 2 times too quick, so the router took the
-      fold where the plainest count was 2 to 6 times quicker: the jokers game's Hal after event
-      56, 300 ms folded against 85 ms. The fold is weighed here by its law and
-      ``folds_floor_ns`` more: the law, fitted on the openings' slow views, leaves out the fold's
-      fixed work (a few dozen array steps per term of each book), and of the 8-player views the
-      router weighs, one in twenty took under 15.5 ms folded. (Elsewhere the router weighs the
-      fold by its law alone: a law with that fixed work in it chose better later in a game but
-      slowed the openings.) Past 80 ms the plainest count's law errs low (public views of 10**8
-      and more, taking a second and more, are likely 150 ms by it), hence the bound. Replayed
-      (``scripts/replay_router.py``) on every fourth view of the whole probing games and every
-      view of the openings of seed 0 that the router weighs (2,024 views, timed two processes
-      side by side: the times run high), the openings take as long, the 8-player jokers game's
-      482 views 37.2 s in all instead of 41.4 (17 over 250 ms instead of 26), the other whole
-      games 0 to 13% less; every view 102.7 s in all, 96.8 s now. Without ``folds_floor_ns``,
-      99.3 s; at 30 ms, 96.1 s but one more over 250 ms.
+      first (``folds_first``) and is likely ``plain_over_folds`` times slower or more than the
+      plainest count, that count likely taking at most ``plain_sure_ns`` by its own law, the
+      plainest plan is counted at once (``plain_beats_folds``). On the views the router weighs
+      later in a game, the book-by-book law puts the count 2 to 3 times too slow, and the fold's
+      law puts the fold 1.5 to 2 times too quick on the slow ones and 10 times and more on
+      small ones (it leaves out the fold's fixed work, a few dozen array steps per term of each
+      book): the router folded views the plainest count took in a third of the time or less.
+      Hence the fold is weighed here by its law and ``folds_floor_ns`` more, chosen by a replay
+      of the router over 0, 10, 20 and 30 ms; and the bound, as past 80 ms the plainest count's
+      law errs low (the jokers game's public views after events 28 to 40, plainest plans of
+      10**8 and more, are likely 125 to 155 ms by it and take 1.2 to 1.7 s that way). The
+      replay (``scripts/replay_router.py``) and its figures: README, "The fold left where the
+      plainest count is much quicker".
     - ``multiply``: whether the count folding players goes through a group monomial by
       monomial, its terms multiplied out (``folds._Step.multiplied``): None by the work of each
       way, True wherever the coefficients allow, False never.
@@ -189,6 +185,11 @@ class Routes:
             and self.likely_plain_ns(cost, unknown) <= min(self.plain_quick_ns, self.budget_ns)
         )
 
+    def folds_first(self, plain: int | None) -> bool:
+        """Whether the router (``AUTO``) plans the fold before anything else: the plainest
+        book-by-book plan's cost known and, by the book-by-book law, past ``folds_worth``."""
+        return self.counter is Counter.AUTO and plain is not None and self.likely_books_ns(plain) > self.folds_worth
+
     def plain_beats_folds(self, plain: int | None, unknown: int, folds_ns: float) -> bool:
         """Whether a view not quick (``plain_is_quick``, ``AUTO``) is counted book by book with its
         plainest plan as soon as the fold is planned, nothing else weighed, the fold likely taking
@@ -261,7 +262,8 @@ class Routes:
         fold = cache(folds) if folds is not None else (lambda: None)
         likely: dict[Counter, float] = {}
         search = True
-        if plain is not None and self.likely_books_ns(plain) > self.folds_worth:
+        if self.folds_first(plain):
+            assert plain is not None
             cost = fold()
             quick = math.inf if cost is None else self.likely_folds_ns(cost)
             if quick <= min(self.books_cheap, self.likely_books_ns(plain)):
