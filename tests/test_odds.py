@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -690,15 +691,11 @@ def test_a_quick_plainest_count_is_taken_without_weighing_the_others(monkeypatch
     assert routes.plain_is_quick(edge, 10) and routes.likely_plain_ns(edge, 40) > routes.likely_plain_ns(edge, 30)
     # Ben after event 200 of a probing jokers game: the book-by-book law puts its count past
     # ``folds_worth``, so the fold would be planned; the plainest plan's own law says it is quick.
-    game = replay(simulate(players=8, deck=DeckKind.JOKERS, seed=0, style=Style.PROBING))
+    game = _probing_jokers()
     pos = knowledge.position(game, 200, "Ben")
     expected = card_ways(pos, Routes(counter=Counter.BOOKS))
     folds = importlib.import_module("analyzer.odds.folds")
-
-    def never(*args: object, **kwargs: object) -> None:
-        raise AssertionError("the fold was planned")
-
-    monkeypatch.setattr(folds.FoldCount, "__init__", never)
+    monkeypatch.setattr(folds.FoldCount, "__init__", _never)
     counter = importlib.import_module("analyzer.odds")._counter(pos, True, routes)
     assert isinstance(counter, odds_module.BookCount) and counter.plan is counter.plain
     assert routes.likely_books_ns(counter.plain.cost) > routes.folds_worth
@@ -711,7 +708,7 @@ def test_the_search_for_a_cheaper_plan_is_made_where_it_may_pay_alone() -> None:
     # own law and the fold is likely slower than it: counted with the plainest plan.
     # (The rule that takes the plainest count where the fold is likely much slower is off here:
     # it would take these views first, ``test_a_fold_likely_much_slower_...``.)
-    game = replay(simulate(players=8, deck=DeckKind.JOKERS, seed=0, style=Style.PROBING))
+    game = _probing_jokers()
     router = importlib.import_module("analyzer.odds")._counter
     routes = Routes(plain_over_folds=math.inf)
     pos = knowledge.position(game, 200, PUBLIC)
@@ -741,7 +738,7 @@ def test_a_fold_likely_much_slower_than_the_plainest_count_is_not_weighed_furthe
     # by its own law, and the fold is likely over twice as slow by its law (measured about 80 ms
     # against 300 ms). The plainest plan is counted as soon as the fold is planned: no search,
     # no board for the walk.
-    game = replay(simulate(players=8, deck=DeckKind.JOKERS, seed=0, style=Style.PROBING))
+    game = _probing_jokers()
     router = importlib.import_module("analyzer.odds")._counter
     folds = importlib.import_module("analyzer.odds.folds")
     boards = importlib.import_module("analyzer.odds.boards")
@@ -770,7 +767,7 @@ def test_a_fold_likely_much_slower_than_the_plainest_count_is_not_weighed_furthe
 
 def test_a_forced_counter_plans_nothing_else(monkeypatch: pytest.MonkeyPatch) -> None:
     """Forced book by book, a view the router would plan the fold for first counts without it."""
-    game = replay(simulate(players=8, deck=DeckKind.JOKERS, seed=0, style=Style.PROBING))
+    game = _probing_jokers()
     pos = knowledge.position(game, 56, "Hal")
     expected = card_ways(pos)
     folds = importlib.import_module("analyzer.odds.folds")
@@ -780,6 +777,13 @@ def test_a_forced_counter_plans_nothing_else(monkeypatch: pytest.MonkeyPatch) ->
 
 def _never(*args: object, **kwargs: object) -> None:
     raise AssertionError("planned, though it should not have been")
+
+
+@cache
+def _probing_jokers() -> Game:
+    """The probing 8-player jokers game of seed 0, replayed once for the router's tests (they
+    read its positions, never change it)."""
+    return replay(simulate(players=8, deck=DeckKind.JOKERS, seed=0, style=Style.PROBING))
 
 
 def test_a_view_past_the_budget_says_so_without_blaming_the_record() -> None:

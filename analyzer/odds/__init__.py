@@ -115,11 +115,17 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | F
     estimate: int | None = None
     folded: FoldCount | None = None
     plain = books.plain_cost
+
+    def folds_ns() -> float:
+        """How long the fold planned likely takes by its law (never, when not planned or past
+        its memory bound)."""
+        return routes.likely_folds_ns(folded.cost) if folded is not None and folded.fits else math.inf
+
     if routes.folds_first(plain):
         # The fold is weighed first (``Routes.weigh``): where it is likely much slower than the
         # plainest count by their laws, that count is taken, nothing else weighed.
         folded = FoldCount(pos, routes, books.model, odds)
-        if folded.fits and routes.plain_beats_folds(plain, books.unknown, routes.likely_folds_ns(folded.cost)):
+        if folded.fits and routes.plain_beats_folds(plain, books.unknown, folds_ns()):
             books.take_plain()
             return books
 
@@ -141,8 +147,7 @@ def _counter(pos: Position, odds: bool, routes: Routes) -> Board | BookCount | F
 
     def searched() -> int | None:
         # The search for a cheaper plan only where it may pay for itself (``plain_will_do``).
-        fold = routes.likely_folds_ns(folded.cost) if folded is not None and folded.fits else math.inf
-        if routes.plain_will_do(plain, books.unknown, fold):
+        if routes.plain_will_do(plain, books.unknown, folds_ns()):
             books.take_plain()
         return books.cost if books.fits else None
 

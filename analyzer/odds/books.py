@@ -805,8 +805,7 @@ class BookCount:
     def take_plain(self) -> None:
         """Count with ``plain`` as it is, without searching for a cheaper plan (the router, where
         the search would likely not pay: ``Routes.plain_is_quick``, ``plain_beats_folds``,
-        ``plain_will_do``). Callers
-        check first that it fits (``plain_cost`` is not None)."""
+        ``plain_will_do``). Callers check first that it fits (``plain_cost`` is not None)."""
         plain = self.plain
         self.__dict__["plan"] = None if plain is None or plain.impossible else plain
         self.__dict__.pop("biggest", None)  # (of the plan it replaces, if already read)

@@ -247,9 +247,9 @@ class Routes:
         """The counter for a view by the estimates (``AUTO``; a forced counter is returned as it
         is, nothing asked for). ``books()``: the book-by-book plan's cost (None when it does not
         fit ``max_states``), the plan searched or, where the search would likely not pay, the
-        plainest (``search_from_ns``); ``folds()``: the cost of the count folding players (None when it
-        does not fit), asked for only when the book-by-book count is not quick
-        (``folds_worth``); ``walk()``: the board walk's estimate, asked for only when neither
+        plainest (``plain_will_do``); ``folds()``: the cost of the count folding players (None
+        when it does not fit), asked for only when the book-by-book count is not quick
+        (``folds_first``); ``walk()``: the board walk's estimate, asked for only when neither
         is cheap (``books_cheap``). ``plain``: the cost of the plainest book-by-book plan, known
         before ``books()`` searches for a cheaper one (which takes milliseconds): when the fold
         is likely cheap and quicker than that plan, it is taken without the search.
