@@ -263,6 +263,9 @@ def main() -> None:
             rows, too_large = probing_times(probing_views(args.seeds, args.group, args.whole))
             print(json.dumps({"rows": rows, "too_large": too_large}))
             return
+        if not any(args.group in label for label, _, _, _ in PROBING):
+            groups = ", ".join(label for label, *_ in PROBING)
+            parser.error(f"no probing group has {args.group!r} in its name: {groups}")
         probing(args.seeds, args.group, args.dump, args.whole, args.runs or 1)
         return
     if args.emit:
