@@ -362,14 +362,15 @@ def test_bit_pieces_add_back_up_to_the_residues(bits: int) -> None:
 def test_a_count_without_the_odds_is_planned_and_bounded_as_one() -> None:
     """The jokers game's public view in its third round: the count alone carries no family of a
     card forced on a player, costs a fourth as much as the count with the odds or less, holds an
-    eighth of its memory or less, and is folded. Book by book, the count alone is costed by its way
+    eighth of its memory or less (a prime at a time; ``chunk`` sets how many a run takes), and is
+    folded. Book by book, the count alone is costed by its way
     forward too."""
     from analyzer.odds.books import BookCount
 
     pos = knowledge.position(_probing(8, DeckKind.JOKERS), 22, PUBLIC)
     with_odds, alone = FoldCount(pos), FoldCount(pos, odds=False)
     assert with_odds.fits and alone.fits
-    assert alone.cost * 4 < with_odds.cost and alone.biggest * 8 < with_odds.biggest
+    assert alone.cost * 4 < with_odds.cost and alone._biggest(1) * 8 < with_odds._biggest(1)
     books, books_alone = BookCount(pos), BookCount(pos, odds=False)
     assert books_alone.cost * 2 < books.cost and books_alone.plain_cost
     assert books.plain_cost and books_alone.plain_cost * 2 < books.plain_cost
@@ -475,6 +476,37 @@ def test_the_search_is_skipped_when_the_fold_is_likely_far_quicker(
     assert card_odds(pos) == card_odds(pos, BOOKS)
 
 
+def test_a_run_takes_as_many_primes_as_keep_its_biggest_box_small(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The jokers game's public view after event 22 (a box of 181,440 states): a run takes
+    every prime the odds need at once, as its boxes stay within ``_RUN_STATES`` and the memory
+    bound; with less room, two primes a run, or one. Each way gives the same deals and odds, and
+    each run takes the primes it was given."""
+    pos = knowledge.position(_probing(8, DeckKind.JOKERS), 22, PUBLIC)
+    most = max(step.states for step in FoldCount(pos).steps)
+    assert most > folds_module._APART
+    taken: list[list[int]] = []
+    count = folds_module._Run.count
+
+    def spy(self: Any, odds: bool) -> Any:
+        taken.append(list(self.primes))
+        return count(self, odds)
+
+    monkeypatch.setattr(folds_module._Run, "count", spy)
+    results = {}
+    for room, chunk in [(folds_module._RUN_STATES, 4), (2 * most, 2), (most, 1)]:
+        monkeypatch.setattr(folds_module, "_RUN_STATES", room)
+        fold = FoldCount(pos)
+        assert fold.odds_primes == 4 and fold.chunk == min(chunk, len(fold.primes))
+        assert fold.fits and fold.biggest == fold._biggest(fold.chunk) <= fold.routes.max_states * 8
+        taken.clear()
+        results[chunk] = fold.run(True)
+        assert max(map(len, taken)) == fold.chunk and [q for run in taken for q in run] == fold.primes
+    assert results[4] == results[2] == results[1]
+    tight = Routes(max_states=-(-FoldCount(pos)._biggest(2) // 8))  # (room in memory for two primes a run)
+    monkeypatch.setattr(folds_module, "_RUN_STATES", 1 << 30)
+    assert FoldCount(pos, tight).chunk == 2
+
+
 @pytest.mark.parametrize("margin", [-300, 4, 300])
 def test_the_odds_take_the_primes_the_deals_need_however_the_guess_falls(
     margin: int, monkeypatch: pytest.MonkeyPatch
@@ -483,7 +515,8 @@ def test_the_odds_take_the_primes_the_deals_need_however_the_guess_falls(
     the deals alone; a guess too low takes the primes missing once the deals are known, one too
     high takes them all. The odds are the same every way."""
     monkeypatch.setattr(folds_module, "_MARGIN", margin)
-    monkeypatch.setattr(folds_module, "_ONE_BY_ONE", 1)  # (a quick view, one prime at a time)
+    monkeypatch.setattr(folds_module, "_APART", 1)  # (a quick view, as a big one)
+    monkeypatch.setattr(folds_module, "_RUN_STATES", 1)  # (one prime a run)
     runs: list[tuple[int, bool]] = []
     count = folds_module._Run.count
 
@@ -494,7 +527,7 @@ def test_the_odds_take_the_primes_the_deals_need_however_the_guess_falls(
     monkeypatch.setattr(folds_module._Run, "count", spy)
     pos = knowledge.position(_probing(8, DeckKind.STANDARD), 12, PUBLIC)
     fold = FoldCount(pos)
-    assert fold.one_by_one
+    assert fold.apart and fold.chunk == 1
     deals, ways = fold.run(True)
     needed = arithmetic.primes_for(deals)
     assert len(needed) < len(fold.primes)  # (the bound is for every count: it asks for more)
