@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import math
 from fractions import Fraction
+from typing import Any
 from unittest import mock
 
 import numpy as np
@@ -236,8 +237,45 @@ def test_book_by_book_one_prime_at_a_time_counts_the_same(pos: Position, way: st
     books = importlib.import_module("analyzer.odds.books")
     arithmetic = importlib.import_module("analyzer.odds.arithmetic")
     small = _small_primes(31)
-    with mock.patch.object(books, "primes_for", lambda bound: arithmetic.primes_for(bound, small)):
+    with (
+        mock.patch.object(books, "primes_for", lambda bound: arithmetic.primes_for(bound, small)),
+        mock.patch.object(books, "_RUN_STATES", 0),
+    ):
         _books_alike_with(pos, ROUTES[way], "_ONE_BY_ONE", 0)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(openings(sizes=(3, 4, 6), most_cards=18), st.sampled_from(sorted(ROUTES)), st.integers(2, 3))
+def test_book_by_book_a_few_primes_a_run_counts_the_same(pos: Position, way: str, primes: int) -> None:
+    """Big boxes a few primes a run (``books._RUN_STATES`` over the biggest box), the last run
+    taking the primes left: the same odds as all primes at once and as the walk, with small
+    primes (several to a count)."""
+    books = importlib.import_module("analyzer.odds.books")
+    arithmetic = importlib.import_module("analyzer.odds.arithmetic")
+    small = _small_primes(31)
+    routes = ROUTES[way]
+    with mock.patch.object(books, "primes_for", lambda bound: arithmetic.primes_for(bound, small)):
+        try:
+            before = card_odds(pos, routes)
+        except (TooLarge, NoFit):
+            return
+        runs: list[int] = []  # (the primes of each way forward)
+        forward = books._Engine.forward
+
+        def spy(self: Any, odds: bool) -> Any:
+            runs.append(self.k)
+            return forward(self, odds)
+
+        counter = importlib.import_module("analyzer.odds")._counter(pos, True, routes)  # (as card_odds plans it)
+        biggest = counter.biggest
+        with (
+            mock.patch.object(books, "_ONE_BY_ONE", 0),
+            mock.patch.object(books, "_RUN_STATES", primes * max(1, biggest)),
+            mock.patch.object(books._Engine, "forward", spy),
+        ):
+            assert card_odds(pos, routes) == before == card_odds(pos, BOARDS)
+    count = sum(runs)  # (the primes of the count, each in one run)
+    assert runs == [min(primes, count - r) for r in range(0, count, primes)]
 
 
 def test_free_cards_at_direct_and_pooled_players_one_prime_at_a_time() -> None:
@@ -252,7 +290,7 @@ def test_free_cards_at_direct_and_pooled_players_one_prime_at_a_time() -> None:
     assert any(plan.direct >> p & 1 for p in plan.tracked) and any(plan.pool >> p & 1 for p in plan.tracked)
     walk = card_odds(pos, BOARDS)
     assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
-    with mock.patch.object(books, "_ONE_BY_ONE", 0):
+    with mock.patch.object(books, "_ONE_BY_ONE", 0), mock.patch.object(books, "_RUN_STATES", 0):
         assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
         arithmetic = importlib.import_module("analyzer.odds.arithmetic")
         small = _small_primes(101)
