@@ -127,14 +127,18 @@ PROBING = [
 ]
 
 
+def probing_groups(only: str) -> list[tuple[str, int, DeckKind, frozenset[HouseRule]]]:
+    """The groups of the probing corpus named ``only`` (all whose label contains it when none
+    is named so exactly)."""
+    exact = [group for group in PROBING if group[0] == only]
+    return exact or [group for group in PROBING if only in group[0]]
+
+
 def probing_views(seeds: int, only: str, whole: bool = False) -> list[tuple[str, str, Position]]:
     """(group, view name, position) for every view at every step of each probing opening (of
-    the groups whose label contains ``only``), or with ``whole`` of each whole game."""
+    the groups ``probing_groups`` selects), or with ``whole`` of each whole game."""
     out = []
-    exact = any(only == label for label, _, _, _ in PROBING)
-    for label, players, deck, house in PROBING:
-        if (only != label) if exact else (only not in label):
-            continue
+    for label, players, deck, house in probing_groups(only):
         for seed in range(seeds):
             rec = simulate(players=players, deck=deck, house=house, seed=seed, style=Style.PROBING)
             game = replay(rec)
@@ -263,7 +267,7 @@ def main() -> None:
             rows, too_large = probing_times(probing_views(args.seeds, args.group, args.whole))
             print(json.dumps({"rows": rows, "too_large": too_large}))
             return
-        if not any(args.group in label for label, _, _, _ in PROBING):
+        if not probing_groups(args.group):
             groups = ", ".join(label for label, *_ in PROBING)
             parser.error(f"no probing group has {args.group!r} in its name: {groups}")
         probing(args.seeds, args.group, args.dump, args.whole, args.runs or 1)

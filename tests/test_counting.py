@@ -230,25 +230,22 @@ ROUTES = {
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(openings(sizes=(3, 4, 6), most_cards=18), st.sampled_from(sorted(ROUTES)))
 def test_book_by_book_one_prime_at_a_time_counts_the_same(pos: Position, way: str) -> None:
-    """Big boxes go forward and back one prime at a time (``books._ONE_BY_ONE``), the free cards
+    """Boxes gone forward and back one prime at a time (``books._RUN_STATES`` 0), the free cards
     counted right after each prime's way forward: the same odds as all primes at once and as the
     walk, whichever way the groups are gone through, with primes small enough that states are
     zero modulo some of them only."""
     books = importlib.import_module("analyzer.odds.books")
     arithmetic = importlib.import_module("analyzer.odds.arithmetic")
     small = _small_primes(31)
-    with (
-        mock.patch.object(books, "primes_for", lambda bound: arithmetic.primes_for(bound, small)),
-        mock.patch.object(books, "_RUN_STATES", 0),
-    ):
-        _books_alike_with(pos, ROUTES[way], "_ONE_BY_ONE", 0)
+    with mock.patch.object(books, "primes_for", lambda bound: arithmetic.primes_for(bound, small)):
+        _books_alike_with(pos, ROUTES[way], "_RUN_STATES", 0)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(openings(sizes=(3, 4, 6), most_cards=18), st.sampled_from(sorted(ROUTES)), st.integers(2, 3))
 def test_book_by_book_a_few_primes_a_run_counts_the_same(pos: Position, way: str, primes: int) -> None:
-    """Big boxes a few primes a run (``books._RUN_STATES`` over the biggest box), the last run
-    taking the primes left: the same odds as all primes at once and as the walk, with small
+    """Boxes a few primes a run (``books._RUN_STATES``: so many times the biggest box), the last
+    run taking the primes left: the same odds as all primes at once and as the walk, with small
     primes (several to a count)."""
     books = importlib.import_module("analyzer.odds.books")
     arithmetic = importlib.import_module("analyzer.odds.arithmetic")
@@ -269,7 +266,6 @@ def test_book_by_book_a_few_primes_a_run_counts_the_same(pos: Position, way: str
         counter = importlib.import_module("analyzer.odds")._counter(pos, True, routes)  # (as card_odds plans it)
         biggest = counter.biggest
         with (
-            mock.patch.object(books, "_ONE_BY_ONE", 0),
             mock.patch.object(books, "_RUN_STATES", primes * max(1, biggest)),
             mock.patch.object(books._Engine, "forward", spy),
         ):
@@ -290,7 +286,7 @@ def test_free_cards_at_direct_and_pooled_players_one_prime_at_a_time() -> None:
     assert any(plan.direct >> p & 1 for p in plan.tracked) and any(plan.pool >> p & 1 for p in plan.tracked)
     walk = card_odds(pos, BOARDS)
     assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
-    with mock.patch.object(books, "_ONE_BY_ONE", 0), mock.patch.object(books, "_RUN_STATES", 0):
+    with mock.patch.object(books, "_RUN_STATES", 0):
         assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
         arithmetic = importlib.import_module("analyzer.odds.arithmetic")
         small = _small_primes(101)

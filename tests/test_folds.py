@@ -477,10 +477,11 @@ def test_the_search_is_skipped_when_the_fold_is_likely_far_quicker(
 
 
 def test_a_run_takes_as_many_primes_as_keep_its_biggest_box_small(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The jokers game's public view after event 22 (a box of 181,440 states): a run takes
-    every prime the odds need at once, as its boxes stay within ``_RUN_STATES`` and the memory
-    bound; with less room, two primes a run, or one. Each way gives the same deals and odds, and
-    each run takes the primes it was given."""
+    """The jokers game's public view after event 22 (a box of 181,440 states): ``_RUN_STATES``
+    would let a run take all five primes, the memory bound leaves room for four (the odds take
+    four: one run for them, one for the deals alone); with room in states for two primes a run,
+    two, or for one, one. Each way gives the same deals and odds, and each run takes the primes
+    it was given. With room in memory for two primes a run alone, two."""
     pos = knowledge.position(_probing(8, DeckKind.JOKERS), 22, PUBLIC)
     most = max(step.states for step in FoldCount(pos).steps)
     assert most > folds_module._APART
@@ -496,7 +497,7 @@ def test_a_run_takes_as_many_primes_as_keep_its_biggest_box_small(monkeypatch: p
     for room, chunk in [(folds_module._RUN_STATES, 4), (2 * most, 2), (most, 1)]:
         monkeypatch.setattr(folds_module, "_RUN_STATES", room)
         fold = FoldCount(pos)
-        assert fold.odds_primes == 4 and fold.chunk == min(chunk, len(fold.primes))
+        assert fold.odds_primes == 4 and fold.chunk == chunk
         assert fold.fits and fold.biggest == fold._biggest(fold.chunk) <= fold.routes.max_states * 8
         taken.clear()
         results[chunk] = fold.run(True)
@@ -505,6 +506,36 @@ def test_a_run_takes_as_many_primes_as_keep_its_biggest_box_small(monkeypatch: p
     tight = Routes(max_states=-(-FoldCount(pos)._biggest(2) // 8))  # (room in memory for two primes a run)
     monkeypatch.setattr(folds_module, "_RUN_STATES", 1 << 30)
     assert FoldCount(pos, tight).chunk == 2
+
+
+def test_runs_of_two_primes_take_the_primes_missing_when_the_guess_falls_short(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A guess of the deals far too low (one prime): that prime takes the odds, the others count
+    the deals alone two a run, then the primes the deals need take the odds, two a run. The odds
+    are the book-by-book count's."""
+    monkeypatch.setattr(folds_module, "_MARGIN", -300)
+    monkeypatch.setattr(folds_module, "_APART", 1)  # (a quick view, as a big one)
+    pos = knowledge.position(_probing(8, DeckKind.STANDARD), 12, PUBLIC)
+    monkeypatch.setattr(folds_module, "_RUN_STATES", 2 * max(step.states for step in FoldCount(pos).steps))
+    runs: list[tuple[list[int], bool]] = []
+    count = folds_module._Run.count
+
+    def spy(self: Any, odds: bool) -> Any:
+        runs.append((list(self.primes), odds))
+        return count(self, odds)
+
+    monkeypatch.setattr(folds_module._Run, "count", spy)
+    fold = FoldCount(pos)
+    assert fold.chunk == 2 and fold.odds_primes == 1
+    deals, ways = fold.run(True)
+    need, primes = len(arithmetic.primes_for(deals)), fold.primes
+    assert need > 2  # (the primes missing take more than one run)
+    alone = [(primes[i : i + 2], False) for i in range(1, len(primes), 2)]
+    assert runs == [(primes[:1], True), *alone, *[(primes[i : min(i + 2, need)], True) for i in range(1, need, 2)]]
+    want_deals, want = card_ways(pos, BOOKS)
+    assert deals == want_deals
+    assert {c: {q: v for q, v in ways[c].items() if v} for c in want} == want
 
 
 @pytest.mark.parametrize("margin", [-300, 4, 300])

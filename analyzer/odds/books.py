@@ -586,8 +586,7 @@ _NS_BACK = (1.4, 6_600, 7.0, 300_000)
 _NS_SLICE = 6.0
 _FEW_MONOMIALS = 20  # fewer monomials than this are rare: no need to expand to find out
 _MOST_READS = 8  # moved states (with repeats) past this many times a box's size surely cover most of it
-_ONE_BY_ONE = 1 << 18  # boxes of this many states or more are gone through a few primes at a time
-_RUN_STATES = 1 << 20  # and then as many primes a run as keep the biggest box within this many states
+_RUN_STATES = 1 << 20  # a run takes as many primes as keep the biggest box within this many states
 _SLICE = 1 << 18  # states a dot product over the final box takes at once
 _MAX_GATHER = 1 << 23  # states times monomials times primes gathered at once, at most
 # Bytes of the walks inside groups the forward pass keeps for the way back (which walks the rest
@@ -849,15 +848,14 @@ class BookCount:
         if not self.fits:
             raise TooLarge(f"{self.biggest:,} states book by book")
         primes = primes_for(deal_bound(model.slots))
-        # Big boxes a few primes at a time, forward and back (one on the biggest): the same work
-        # on arrays a fourth or fifth the size was about a third faster, and the biggest views
-        # need half the memory; on the 8-player jokers game's public views after events 42 to
-        # 60 (boxes of 265,000 to 296,000 states), three primes a run took 0.76 to 0.96 of one
-        # (three runs in alternation). (On small boxes a run a prime only repeats the work of
-        # going through the plan.)
+        # Big boxes a few primes a run, forward and back, the biggest one: on arrays a fourth or
+        # fifth the size, a prime a run was about a third faster than all at once, and the
+        # biggest views need half the memory; on the 8-player jokers game's public views after
+        # events 42 to 60 (boxes of 265,000 to 296,000 states), three primes a run took 0.67 to
+        # 0.95 of the time of one (README, "The fold's big boxes a few primes a run"). Small boxes
+        # go all primes at once: a run a prime only repeats the work of going through the plan.
         engine = _Engine(plan, primes, self.routes)
-        big = self.biggest >= _ONE_BY_ONE
-        step = max(1, min(len(primes), _RUN_STATES // max(1, self.biggest))) if big else len(primes)
+        step = max(1, min(len(primes), _RUN_STATES // max(1, self.biggest)))
         engines = [engine.primes_from(r, r + step) for r in range(0, len(primes), step)]
         totals: list[Array] = []
         forwards: list[_Forward] = []
@@ -921,7 +919,7 @@ class _Forward:
 
 class _Engine:
     """The forward and backward passes over the boxes, for the engine's primes (one row each):
-    all of them, or for a big box one at a time (``primes_from``).
+    all of them, or for a big box a few at a time (``primes_from``).
 
     Arrays are (primes, states). Moving the last dim by one is a move by one in memory (its pad
     is kept zero); moving another is a slice of a 4-d view (primes, before, dim, after).

@@ -834,16 +834,19 @@ class FoldCount:
 
     def _biggest(self, rows: int) -> int:
         """About the most array elements the count holds at once, a run taking ``rows`` primes:
-        the more of: on the way forward, the passes kept so far and the
-        way through the group (its way in, a card's product and factor, the sum over the terms;
-        every family); on the way back, every pass kept (over the box on the way in) and, for the
-        group where it is most, the way back, its way through the group and its cards left out,
-        summed per kind and mask, every family of each, and six boxes of one family more, an
-        allowance fitted to measured peaks. Against ``tracemalloc`` peaks of 547 probing views:
-        those it puts at 30 MiB or more peak at 0.57-0.95 of it, the smallest at up to 1.11 times
-        it. (Measured before the players a group starts joined late and the way back was cut to
-        the counts it needs, which can only lower the peaks: the bound errs higher now.) Without
-        the odds: the forward box where it is biggest, about four times."""
+        the more of: on the way forward, the passes kept so far and the way through the group
+        (its way in, a card's product and factor, the sum over the terms; every family); on the
+        way back, every pass kept (over the box on the way in) and, for the group where it is
+        most, the way back, its way through the group and its cards left out, summed per kind and
+        mask, every family of each, and six boxes of one family more, an allowance fitted to
+        measured peaks. Against ``tracemalloc`` peaks of 547 probing views, a prime a run: those
+        it puts at 30 MiB or more peak at 0.57-0.95 of it, the smallest at up to 1.11 times it.
+        (Measured before the players a group starts joined late and the way back was cut to the
+        counts it needs, which can only lower the peaks: the bound errs higher now; and more so
+        with several primes a run, the allowance growing with them: the 8-player jokers opening's
+        public view after event 22, four primes a run, is put at 119 MiB, and no view of that
+        opening peaks over 35 MiB.) Without the odds: the forward box where it is biggest, about
+        four times."""
         if not self.odds:
             return 4 * max((step.ahead for step in self.steps), default=0) * rows
         kept, ahead, most = 0, 0, 0
@@ -864,10 +867,9 @@ class FoldCount:
         """How many primes a run takes at once (``run``): every prime on small boxes (``apart``);
         on big ones, as many as keep the biggest box within ``_RUN_STATES`` states and the
         arrays within the memory bound (``fits``), one at least. A run makes the same numpy calls
-        whatever its primes, each on arrays a row per prime: on the slowest views of the probing
-        openings, their boxes of 60,000 to 420,000 states, runs of two to four primes took
-        0.75 to 0.85 of the time of runs of one, and runs of all four on the biggest (1.7 million
-        states an array) took longer again."""
+        whatever its primes, each on arrays a row per prime: on four slow probing views (boxes
+        of 81,000 to 423,360 states), runs of two or four primes took 0.75 to 0.86 of the time of
+        runs of one, but four primes on the biggest (1.7 million states an array) 1.09 times."""
         if not self.apart:
             return len(self.primes)
         most = max(s.states for s in self.steps)
