@@ -174,8 +174,8 @@ def test_boxes_join_late_and_are_cut_on_the_way_back(monkeypatch: pytest.MonkeyP
     cut = folds_module._Run._cut_shape
     smaller: list[bool] = []
 
-    def watched(x: np.ndarray[Any, Any], tops: list[int], last: bool = False) -> tuple[int, ...]:
-        out = cut(x, tops, last)
+    def watched(x: np.ndarray[Any, Any], tops: list[int]) -> tuple[int, ...]:
+        out = cut(x, tops)
         smaller.append(math.prod(out) < x.size)
         return out
 
@@ -184,7 +184,7 @@ def test_boxes_join_late_and_are_cut_on_the_way_back(monkeypatch: pytest.MonkeyP
     assert any(smaller) and not all(smaller)  # (cut where it pays, not everywhere)
     monkeypatch.setattr(folds_module._Step, "starts", lambda step, mask: step.newborn)
     monkeypatch.setattr(folds_module._Step, "needed", property(lambda step: step.ranges))
-    monkeypatch.setattr(folds_module._Run, "_cut_shape", staticmethod(lambda x, tops, last=False: x.shape))
+    monkeypatch.setattr(folds_module._Run, "_cut_shape", staticmethod(lambda x, tops: x.shape))
     whole = FoldCount(pos)
     assert sum(step.forward_work for step in whole.steps) == sum(step.ahead * step.cards for step in whole.steps)
     assert card_odds(pos, FOLDS) == odds

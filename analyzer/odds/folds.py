@@ -943,15 +943,8 @@ def _plus(total: Array | None, coef: int, x: Array, ours: bool) -> Array:
     return total
 
 
-def _first(last: bool) -> int:
-    """The axis of the first tracked player's count: after the family, the prime and the total,
-    or after the family and the total in an array with its primes last (``_Run._back_through``)."""
-    return 2 if last else 3
-
-
 class _Run:
-    """One count: arrays of (family, prime, total, the tracked players' counts...); on the way
-    back through a group, (family, total, the counts..., prime) (``_back_through``)."""
+    """One count: arrays of (family, prime, total, the tracked players' counts...)."""
 
     def __init__(self, count: FoldCount, primes: list[int]) -> None:
         self.fold = count
@@ -962,9 +955,8 @@ class _Run:
         self.fact, self.inv, _ = stacked_tables(primes, top)
         self.slots = count.model.slots
 
-    def _mod(self, a: Array, last: bool = False) -> Array:
-        """``a`` reduced in place, its primes along axis 1 (or the last axis, with ``last``)."""
-        return residues(a, self.primes, -1 if last else 1, out=a)
+    def _mod(self, a: Array) -> Array:
+        return residues(a, self.primes, 1, out=a)
 
     def _weights(self, p: int, size: int, low: int) -> Array:
         """``1 / (slots - r)!`` for a player's count r in low..low+size-1, per prime (0 past its
@@ -988,12 +980,11 @@ class _Run:
         out[part] = a[part]
         return out
 
-    def _factor(self, x: Array, form: Form, work: list[int], back: bool, last: bool = False) -> Array:
+    def _factor(self, x: Array, form: Form, work: list[int], back: bool) -> Array:
         """``x`` times a card's factor (its transpose with ``back``): each player it singles out
-        moves the count by one (subtracted in the complement form, whose ``X`` leaves it). With
-        ``last``, ``x`` has its primes last (``_back_through``)."""
+        moves the count by one (subtracted in the complement form, whose ``X`` leaves it)."""
         complement, who = form
-        axes = [_first(last) + d for d, p in enumerate(work) if who >> p & 1]
+        axes = [3 + d for d, p in enumerate(work) if who >> p & 1]
         y = np.empty_like(x)
         first, *rest = axes
         if not complement:
@@ -1008,35 +999,26 @@ class _Run:
         return y
 
     def _card(
-        self,
-        x: Array,
-        size: int,
-        form: Form,
-        work: list[int],
-        back: bool,
-        limit: int,
-        tops: list[int] | None = None,
-        last: bool = False,
+        self, x: Array, size: int, form: Form, work: list[int], back: bool, limit: int, tops: list[int] | None = None
     ) -> tuple[Array, int]:
         """``x`` (its values below ``size`` in absolute value) times a card's factor, or its
         transpose with ``back``, reduced first (in place: the same residues) when the product
         could pass ``limit``; the product and the bound on its values. A card every player may
         hold (``X``, the complement form singling out no one) leaves ``x`` as it is. With
         ``tops`` (going back), the product is over those first counts of each tracked player
-        where that saves an eighth of its states (as ``_cut``), made there alone. With ``last``,
-        ``x`` has its primes last."""
+        where that saves an eighth of its states (as ``_cut``), made there alone."""
         if form == (True, 0):
-            return (x if tops is None else self._cut(x, tops, last)), size
-        shape = x.shape if tops is None else self._cut_shape(x, tops, last)
+            return (x if tops is None else self._cut(x, tops)), size
+        shape = x.shape if tops is None else self._cut_shape(x, tops)
         grow = form[1].bit_count() + form[0]  # (every player it singles out is tracked)
         if size * grow > limit:
-            x, size = self._mod(x, last), self.top
+            x, size = self._mod(x), self.top
         if shape == x.shape:
-            return self._factor(x, form, work, back, last), size * grow
-        return self._factor_cut(x, form, work, shape, last), size * grow
+            return self._factor(x, form, work, back), size * grow
+        return self._factor_cut(x, form, work, shape), size * grow
 
     @staticmethod
-    def _factor_cut(x: Array, form: Form, work: list[int], shape: tuple[int, ...], last: bool = False) -> Array:
+    def _factor_cut(x: Array, form: Form, work: list[int], shape: tuple[int, ...]) -> Array:
         """``x`` times a card's transposed factor, over the first ``shape`` states of each axis
         alone: each state takes the one above it (in ``x``, which may go further) in each player
         the card singles out, less it in the complement form. Computing the states a cut would
@@ -1044,7 +1026,7 @@ class _Run:
         complement, who = form
         y = np.empty(shape, dtype=np.int64)
         box = [slice(0, n) for n in shape]
-        for k, ax in enumerate(_first(last) + d for d, p in enumerate(work) if who >> p & 1):
+        for k, ax in enumerate(3 + d for d, p in enumerate(work) if who >> p & 1):
             top = min(shape[ax], x.shape[ax] - 1)  # (the states with one above them in x)
             dst, src, edge = list(box), list(box), list(box)
             dst[ax], src[ax], edge[ax] = slice(0, top), slice(1, top + 1), slice(top, shape[ax])
@@ -1270,18 +1252,16 @@ class _Run:
         return tuple(out)
 
     @staticmethod
-    def _cut_shape(x: Array, tops: list[int], last: bool = False) -> tuple[int, ...]:
+    def _cut_shape(x: Array, tops: list[int]) -> tuple[int, ...]:
         """The shape of ``x`` over the first ``tops`` counts of each tracked player, when that is
-        at most seven eighths of it (the moves it saves must pay for the cut), else its own.
-        With ``last``, ``x`` has its primes last."""
-        a, b = _first(last), _first(last) + len(tops)
-        shape = (*x.shape[:a], *(min(x, y) for x, y in zip(x.shape[a:b], tops, strict=True)), *x.shape[b:])
+        at most seven eighths of it (the moves it saves must pay for the cut), else its own."""
+        shape = x.shape[:3] + tuple(min(x, y) for x, y in zip(x.shape[3:], tops, strict=True))
         return x.shape if math.prod(shape) * 8 > x.size * 7 else shape
 
     @staticmethod
-    def _cut(x: Array, tops: list[int], last: bool = False) -> Array:
+    def _cut(x: Array, tops: list[int]) -> Array:
         """``x`` cut to ``_cut_shape`` (a copy), or itself."""
-        shape = _Run._cut_shape(x, tops, last)
+        shape = _Run._cut_shape(x, tops)
         return x if shape == x.shape else x[tuple(slice(0, n) for n in shape)].copy()
 
     def _fold(self, a: Array, ax: int, p: int, size: int, family: bool, low: int) -> Array:
@@ -1385,45 +1365,28 @@ class _Run:
         it still needs alone (``tops``, ``_factor_cut``): those needed and one more per card still
         to come singling the player out, so that, say, a player the group starts is at counts 0
         and 1 alone once past the cards singling it out, and one whose count the way in holds low
-        is cut down likewise.
-
-        The products go with the primes as the last axis (``last``), the way back and the sums
-        moved there and back (a copy each): a cut product then moves along runs of states as
-        long as the box's last axis times the primes, where with the primes second numpy's loop
-        took a run of four or five states at a time. On ten slow probing views (four primes a
-        run on most), the way through them all took 0.93 of the time."""
+        is cut down likewise."""
         kinds = len(step.group.kinds)
         sums: dict[tuple[int, int], Array] = {}
         total: Array | None = None
         limit = _SAFE // max(1, sum(abs(k) for k, _ in step.group.terms))
         order = step.back_order
-        last = True
-        b = np.ascontiguousarray(np.moveaxis(b, 1, -1))
-
-        def needed(a: Array) -> tuple[int, ...]:
-            """``a``'s shape over the counts needed once past the group."""
-            return (*a.shape[:2], *step.needed, a.shape[-1])
-
         for term, (coef, masks) in enumerate(step.group.terms):
             y, size = b, self.top
             for at in reversed(range(len(order))):
                 i = order[at]
                 if at < kinds:
-                    r, rsize = (y, size) if at else (self._cut(y, step.tops(term, 0, at), last), size)
+                    r, rsize = (y, size) if at else (self._cut(y, step.tops(term, 0, at)), size)
                     for k, j in enumerate(order[:at]):
                         tops = step.tops(term, k + 1, at)
-                        r, rsize = self._card(r, rsize, step.forms[masks[j]], step.work, True, limit, tops, last)
-                    r = self._fit(r, needed(r))
+                        r, rsize = self._card(r, rsize, step.forms[masks[j]], step.work, True, limit, tops)
+                    r = self._fit(r, (*r.shape[:3], *step.needed))
                     key = (i, masks[i])
                     sums[key] = _plus(sums.get(key), coef, r, r is not y and r is not b)  # (y goes on, b is not ours)
-                tops = step.tops(term, 0, at)
-                y, size = self._card(y, size, step.forms[masks[i]], step.work, True, limit, tops, last)
-            y = self._fit(y, needed(y))
+                y, size = self._card(y, size, step.forms[masks[i]], step.work, True, limit, step.tops(term, 0, at))
+            y = self._fit(y, (*y.shape[:3], *step.needed))
             total = _plus(total, coef, y, y is not b)
         assert total is not None  # (a group has a term)
-        # The primes second again.
-        total = np.ascontiguousarray(np.moveaxis(total, -1, 1))
-        sums = {key: np.ascontiguousarray(np.moveaxis(a, -1, 1)) for key, a in sums.items()}
         return self._mod(total), self._read(sums, step)
 
     def _read(self, sums: dict[tuple[int, int], Array], step: _Step) -> dict[tuple[int, int], Array]:
