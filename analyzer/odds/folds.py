@@ -856,11 +856,16 @@ class FoldCount:
             most = max(most, ((step.masks + 3) * back + 6) * step.states)
         return max(ahead, kept + most) * rows
 
+    @cached_property
+    def most_states(self) -> int:
+        """The states of the biggest box (0 with no group)."""
+        return max((s.states for s in self.steps), default=0)
+
     @property
     def apart(self) -> bool:
         """Whether the odds take only the primes the deals likely need (``odds_primes``), the
         others counting the deals alone: where the biggest box has ``_APART`` states or more."""
-        return max((s.states for s in self.steps), default=0) >= _APART
+        return self.most_states >= _APART
 
     @cached_property
     def chunk(self) -> int:
@@ -872,9 +877,8 @@ class FoldCount:
         runs of one, but four primes on the biggest (1.7 million states an array) 1.09 times."""
         if not self.apart:
             return len(self.primes)
-        most = max(s.states for s in self.steps)
         room = self.routes.max_states * 8 // max(1, self._biggest(1))
-        return max(1, min(len(self.primes), _RUN_STATES // most, room))
+        return max(1, min(len(self.primes), _RUN_STATES // self.most_states, room))
 
     @property
     def fits(self) -> bool:
