@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections import defaultdict
 
@@ -12,7 +13,7 @@ from analyzer import knowledge
 from analyzer.cards import DeckKind
 from analyzer.knowledge import PUBLIC
 from analyzer.odds import Counter, Routes, card_ways, count_deals
-from analyzer.odds.folds import FoldCount
+from analyzer.odds.folds import FoldCount, _Step
 from analyzer.odds.monomials import BOUND, Factor, expand
 from analyzer.replay import replay
 from analyzer.simulate import Style, simulate
@@ -148,8 +149,9 @@ def _weigh(books_ms: float, folds_ms: float, multiplied_ms: float | None) -> tup
 
 def test_the_router_weighs_the_fold_multiplied_out_only_on_slow_views() -> None:
     """Book by book likely 800 ms, the fold through card factors 850 ms: multiplied out it is
-    likely 700 ms, and taken, as at 790 ms (likely quicker at all); at 810 ms not. A book-by-book count
-    likely 300 ms, or a fold twice as slow, is not worth multiplying out: not asked."""
+    likely 700 ms, and taken, as at 790 ms (likely quicker at all); at 810 ms not. A
+    book-by-book count likely 300 ms, or a fold twice as slow, is not worth multiplying out:
+    not asked."""
     assert _weigh(800, 850, 700) == (Counter.FOLDS, ["folds", "books", "walk", "multiplied"])
     assert _weigh(800, 850, 790) == (Counter.FOLDS, ["folds", "books", "walk", "multiplied"])
     assert _weigh(800, 850, 810) == (Counter.BOOKS, ["folds", "books", "walk", "multiplied"])
@@ -171,8 +173,9 @@ def test_the_jokers_games_slowest_book_by_book_views_go_to_the_fold_multiplied_o
 
 def test_a_fold_multiplied_out_likely_quicker_at_all_is_taken() -> None:
     """The jokers game's public view after event 42: book by book likely 645 ms, the fold
-    multiplied out 622 ms, less than a tenth quicker, and taken (measured: 820 to 940 ms book by
-    book, 500 to 630 ms folded); asking a tenth, the book-by-book count was kept."""
+    multiplied out about 620 ms, less than a tenth quicker, and taken (measured, each code in a
+    process of its own: 860 to 943 ms book by book, 561 to 591 ms folded); asking a tenth, the
+    book-by-book count was kept."""
     from analyzer.odds import route
 
     pos = _late(DeckKind.JOKERS, 42)
@@ -182,7 +185,7 @@ def test_a_fold_multiplied_out_likely_quicker_at_all_is_taken() -> None:
 
 def test_the_way_back_is_multiplied_out_where_the_card_factors_moves_weigh_more() -> None:
     """The public view after event 21 of the jokers opening of seed 3: the high diamonds, under
-    three requirements (8 terms), their cards each moving three to five counts. Multiplied out,
+    three requirements (8 terms), most of its cards moving three to five counts. Multiplied out,
     the way back is likely more work than the card factors' steps (``back_work``) but less than
     their moves (``back_moves``), and goes monomial by monomial (measured: 166 against 63 ms for
     the group, 270 against 180 ms for the view), counting the same."""
@@ -195,6 +198,36 @@ def test_the_way_back_is_multiplied_out_where_the_card_factors_moves_weigh_more(
     assert step.multiplied[1]
     never = Routes(counter=Counter.FOLDS, multiply=False)
     assert card_ways(pos, Routes(counter=Counter.FOLDS)) == card_ways(pos, never)
+
+
+def _moves_as_the_way_back_makes_them(step: _Step) -> int:
+    """``_Run._back_through``'s products, card by card: each over its counts, times the players
+    its card singles out, and the sums against the forward pass."""
+    kinds, order, work = len(step.group.kinds), step.back_order, 0
+    for term, (_, masks) in enumerate(step.group.terms):
+        for at in reversed(range(len(order))):
+            if at < kinds:
+                for k, j in enumerate(order[:at]):
+                    work += math.prod(step.tops(term, k + 1, at)) * step.forms[masks[j]][1].bit_count()
+            work += math.prod(step.tops(term, 0, at)) * step.forms[masks[order[at]]][1].bit_count()
+    return step.total * work + step.masks * step.coming
+
+
+@pytest.mark.parametrize(("deck", "seed", "at"), [(DeckKind.JOKERS, 3, 21), (DeckKind.STANDARD, 3, 23)])
+def test_the_moves_of_the_way_back_are_those_it_makes(deck: DeckKind, seed: int, at: int) -> None:
+    """``back_moves`` is the loop of the way back, every group of two slow opening views; a
+    group going back monomial by monomial is weighed by the router at its monomials' work in
+    the unit of ``back_work``."""
+    game = replay(simulate(players=8, deck=deck, seed=seed, style=Style.PROBING))
+    count = FoldCount(knowledge.position(game, at, PUBLIC))
+    for step in count.steps:
+        assert step.back_moves == _moves_as_the_way_back_makes_them(step)
+        behind = step.multiplied_work[1]
+        if step.multiplied[1]:
+            assert behind is not None
+            assert step.run_work[1] == behind * step.back_work // step.back_moves
+        else:
+            assert step.run_work[1] == step.back_work
 
 
 def test_a_group_over_no_tracked_player_sums_to_one_monomial() -> None:

@@ -395,8 +395,9 @@ class _Step:
         coefficient; back, a product per copy, and the sums against the forward pass. The sums
         with a card left out are multiplied out only when the way back through the whole sum,
         once per sum, would be at most twice the card factors' work (they have about as many
-        monomials; multiplying them out takes milliseconds). Weighed against the moves the card
-        factors make (``back_moves``), many more groups would pass, but few of them gain."""
+        monomials; multiplying them out takes milliseconds). With this bound set at twice
+        ``back_moves`` instead, many more groups would be multiplied out, and few of them would
+        gain."""
         small = max(self.forward_work, self.back_work) < _MULTIPLY_FROM
         if self.multiply is False or (self.multiply is None and small):
             return None, None
@@ -558,16 +559,17 @@ class _Step:
 
     @cached_property
     def back_moves(self) -> int:
-        """``back_work`` with each card's product weighed by the counts it moves (the players its
-        factor singles out: a move of the box each, ``move``), as ``_Run._back_through`` makes
-        them: the work the way back monomial by monomial (``multiplied_work``) is weighed
-        against. Unweighed, a book under three requirements, whose cards single out three to
-        five players in most terms, was put at half its work or less. Over 694 heavy groups of
-        the 8-player probing games' public views, a unit of this took 6.1 ns at the median (of
-        ``back_work``, 8.3 ns); over the 91 of them whose way back multiplied out is weighed,
-        a unit of the monomials' work took 5.7 ns. Going monomial by monomial where that is
-        less than this, those 91 took 5.6 s where the card factors took 8.2 s (the quicker way
-        for each: 5.5 s)."""
+        """The card factors' work on the way back as ``_Run._back_through`` makes it: each product
+        over its own counts (``tops``), times the players its card singles out (a move of the
+        box each, ``move``; none for a card every player may hold), and the sums against the
+        forward pass. The way back monomial by monomial (``multiplied_work``) is weighed against
+        this. ``back_work``, a step per card, put a book under three requirements, most of whose
+        cards move three to five counts, at half its work or less. Over 694 heavy groups of the
+        8-player probing games' public views that went back card by card, a unit of this took
+        6.1 ns at the median (of ``back_work``, 8.3 ns); over the 91 of them whose way back
+        multiplied out is weighed, a unit of the monomials' work took 5.7 ns. Going monomial by
+        monomial where that is less than this, those 91 took 5.6 s where the card factors took
+        8.2 s (the quicker way for each: 5.5 s)."""
         kinds = len(self.group.kinds)
         rows = self.singled
         moves = (rows[:, 1:] - rows[:, :-1]).sum(axis=2)  # (term, place): the counts its card moves
