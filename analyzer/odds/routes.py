@@ -71,11 +71,11 @@ class Routes:
       multiplied out too quick. Likely quicker at all is enough (a gain of 1): there the
       book-by-book law errs low. On the whole 8-player probing games (seeds 0 to 3; standard,
       jokers and must-declare; every view), the views whose fold multiplied out was likely
-      0.95 to 0.99 of the book-by-book count took 1.3 to 1.6 times as long book by book as folded (each code in a
-      process of its own: the jokers game's public views after events 42 to 45 of seed 0, 860 to
-      1,016 ms against 556 to 634 ms; after events 40 and 41 of seed 2, 682 to 709 ms against
-      500 to 567 ms); of the two likely slower folded (1.06 and 1.14 times), one was a tenth
-      quicker folded, the other 2.5 times slower.
+      0.95 to 0.99 of the book-by-book count took 1.3 to 1.6 times as long book by book as
+      folded (each code in a process of its own: the jokers game's public views after events 42
+      to 45 of seed 0, 860 to 1,016 ms against 556 to 634 ms; after events 40 and 41 of seed 2,
+      682 to 709 ms against 500 to 567 ms); of the two likely slower folded (1.06 and 1.14
+      times), one was a tenth quicker folded, the other 2.5 times slower.
     - ``plain_scale``, ``plain_power``, ``plain_growth``, ``plain_quick_ns``: the book-by-book
       count with its plainest plan, made and run, likely takes ``plain_scale * cost **
       plain_power * plain_growth ** unknown`` ns (``unknown``: the cards whose holder the view
