@@ -274,6 +274,33 @@ def test_book_by_book_a_few_primes_a_run_counts_the_same(pos: Position, way: str
     assert runs == [min(primes, count - r) for r in range(0, count, primes)]
 
 
+def test_book_by_book_big_boxes_go_a_prime_a_run() -> None:
+    """From a box of ``_ONE_A_RUN`` states a run takes one prime, whatever ``_RUN_STATES`` would
+    let it take; below, as many as keep the box within ``_RUN_STATES``, all of them on small
+    boxes. A view counted with its own box as that bound goes a prime a run, and its odds are
+    those of all primes at once and the walk's."""
+    books = importlib.import_module("analyzer.odds.books")
+    one, most = books._ONE_A_RUN, books._RUN_STATES
+    assert books._run_primes(one, 5) == 1 and books._run_primes(10 * one, 5) == 1
+    assert books._run_primes(one - 1, 5) == 5 and books._run_primes(1 << 16, 4) == 4
+    assert books._run_primes(one - 1, 8) == most // (one - 1) == 5
+    pos = knowledge.position(replay(record.load(SHARED / "g207.fish")), 14, PUBLIC)
+    routes = Routes(counter=Counter.BOOKS)
+    count = books.BookCount(pos, routes)
+    assert books._run_primes(count.biggest, 5) == 5  # (a small box: all primes at once)
+    runs: list[int] = []
+    forward = books._Engine.forward
+
+    def spy(self: Any, odds: bool) -> Any:
+        runs.append(self.k)
+        return forward(self, odds)
+
+    walk = card_odds(pos, BOARDS)
+    with mock.patch.object(books, "_ONE_A_RUN", count.biggest), mock.patch.object(books._Engine, "forward", spy):
+        assert card_odds(pos, routes) == walk
+    assert len(runs) > 1 and set(runs) == {1}
+
+
 def test_free_cards_at_direct_and_pooled_players_one_prime_at_a_time() -> None:
     """A view whose free cards go to direct players and to a pooled one (two weights): their
     odds, book by book one prime at a time or all at once, are the walk's; also with primes from
