@@ -477,8 +477,7 @@ def test_the_search_is_skipped_when_the_fold_is_likely_far_quicker(
 
 
 def test_a_run_takes_as_many_primes_as_keep_its_biggest_box_small(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The jokers game's public view after event 22 (a box of 181,440 states): its arrays reach
-    ``_ONE_A_RUN`` elements a prime, so a run takes a prime. Were they under it: ``_RUN_STATES``
+    """The jokers game's public view after event 22 (a box of 181,440 states): ``_RUN_STATES``
     would let a run take all five primes, the memory bound leaves room for four (the odds take
     four: one run for them, one for the deals alone); with room in states for two primes a run,
     two, or for one, one. Each way gives the same deals and odds, and each run takes the primes
@@ -486,8 +485,6 @@ def test_a_run_takes_as_many_primes_as_keep_its_biggest_box_small(monkeypatch: p
     pos = knowledge.position(_probing(8, DeckKind.JOKERS), 22, PUBLIC)
     most = max(step.states for step in FoldCount(pos).steps)
     assert most > folds_module._APART
-    assert FoldCount(pos)._biggest(1) >= folds_module._ONE_A_RUN and FoldCount(pos).chunk == 1
-    monkeypatch.setattr(folds_module, "_ONE_A_RUN", FoldCount(pos)._biggest(1) + 1)
     taken: list[list[int]] = []
     count = folds_module._Run.count
 

@@ -73,7 +73,6 @@ _EXACT_ORDER = 10  # up to this many groups, the order is the best of all; past 
 _SAFE = 1 << 62  # values stay below this between reductions
 _APART = 1 << 16  # from a box of this many states, the odds take the primes the deals likely need
 _RUN_STATES = 1 << 20  # a run takes as many primes at once as keep its biggest box within this many states
-_ONE_A_RUN = 3_500_000  # from this many array elements a prime (``FoldCount._biggest``), a prime a run
 _UNTOUCHED = -2  # the forward family of a card forced onto a player no group concerns
 _MARGIN = 4  # bits over the guess of the deals (``_Model.likely_bits``) planned for
 _MULTIPLY_FROM = 1 << 20  # a group whose card factors take this many steps of a box is multiplied out
@@ -900,23 +899,13 @@ class FoldCount:
     def chunk(self) -> int:
         """How many primes a run takes at once (``run``): every prime on small boxes (``apart``);
         on big ones, as many as keep the biggest box within ``_RUN_STATES`` states and the
-        arrays within the memory bound (``fits``), one at least; and one where the arrays of a
-        prime alone reach ``_ONE_A_RUN`` elements (27 MiB). A run makes the same numpy calls
+        arrays within the memory bound (``fits``), one at least. A run makes the same numpy calls
         whatever its primes, each on arrays a row per prime: on four slow probing views (boxes
         of 81,000 to 423,360 states), runs of two or four primes took 0.75 to 0.86 of the time of
-        runs of one, but four primes on the biggest (1.7 million states an array) 1.09 times.
-        Timed since on the 8-player probing views going through the fold on big boxes (the
-        openings, seeds 0 to 3, and the whole jokers and standard games, seeds 0 and 1; 97
-        views, runs of one to four primes each): the 36 whose arrays reach 3.9 million elements a
-        prime or more were quickest a prime a run in 30, and at most 1.11 times the quickest in
-        the others; the runs chosen before took 0.92 to 1.20 times as long as a prime a run (6%
-        more in all). Under 3.3 million elements, a prime a run took up to 1.44 times the quickest."""
+        runs of one, but four primes on the biggest (1.7 million states an array) 1.09 times."""
         if not self.apart:
             return len(self.primes)
-        biggest = self._biggest(1)
-        if biggest >= _ONE_A_RUN:
-            return 1
-        room = self.routes.max_states * 8 // max(1, biggest)
+        room = self.routes.max_states * 8 // max(1, self._biggest(1))
         return max(1, min(len(self.primes), _RUN_STATES // self.most_states, room))
 
     @property
