@@ -586,7 +586,7 @@ _NS_BACK = (1.4, 6_600, 7.0, 300_000)
 _NS_SLICE = 6.0
 _FEW_MONOMIALS = 20  # fewer monomials than this are rare: no need to expand to find out
 _MOST_READS = 8  # moved states (with repeats) past this many times a box's size surely cover most of it
-_RUN_STATES = 1 << 20  # a run takes as many primes as keep the biggest box within this many states
+_RUN_STATES = 1 << 20  # below _ONE_A_RUN, a run takes as many primes as keep the biggest box within this many states
 _ONE_A_RUN = 200_000  # from a box of this many states, a prime a run
 _SLICE = 1 << 18  # states a dot product over the final box takes at once
 _MAX_GATHER = 1 << 23  # states times monomials times primes gathered at once, at most
@@ -886,11 +886,11 @@ class BookCount:
         return deals, _shares(model, plan, deals, found, primes[:k])
 
 
-def _run_primes(biggest: int, primes: int) -> int:
-    """How many of the count's ``primes`` a run takes, forward and back, its biggest box having
-    ``biggest`` states: all of them on small boxes (a run a prime only repeats the work of going
-    through the plan), as many as keep the box within ``_RUN_STATES`` states on bigger ones,
-    and one from ``_ONE_A_RUN`` states.
+def _run_primes(biggest: int, k: int) -> int:
+    """How many of the count's ``k`` primes a run takes, forward and back, its biggest box having
+    ``biggest`` states: one from ``_ONE_A_RUN`` states; below, as many as keep the box within
+    ``_RUN_STATES`` states (which with the four or five primes of a count is all of them: a run
+    a prime only repeats the work of going through the plan).
 
     Timed: on arrays a fourth or fifth the size, a prime a run was about a third faster than
     all at once, and the biggest views need half the memory. On the 8-player jokers game's
@@ -899,13 +899,13 @@ def _run_primes(biggest: int, primes: int) -> int:
     run"). Timed again since, in alternation in one process, on the 143 views of the 8-player
     probing games that go book by book through boxes of 2**16 states or more (the openings,
     seeds 0 to 3; the whole jokers games, seeds 0 to 2, standard, seeds 0 and 1, and
-    must-declare, seed 0): the 33 with boxes of 200,000 states or more took 0.82 to 0.96 of the
-    time a prime a run, 14.8 -> 13.3 s in all, and one prime was the quickest (or within 2%) on
-    28 of them; on the 110 others, the rule above took 12.6 s in all, a prime a run 14.1 s (up to
-    1.39 times as long on one view)."""
+    must-declare, seed 0): the 33 with boxes of 200,000 states or more went a prime a run in
+    0.82 to 0.96 of the time the rule before took, 14.8 -> 13.3 s in all, and one prime was the
+    quickest (or within 2%) on 28 of them; on the 110 others, all primes at once took 12.6 s in
+    all, a prime a run 14.1 s (up to 1.39 times as long on one view)."""
     if biggest >= _ONE_A_RUN:
         return 1
-    return max(1, min(primes, _RUN_STATES // max(1, biggest)))
+    return max(1, min(k, _RUN_STATES // max(1, biggest)))
 
 
 @dataclass
