@@ -527,8 +527,14 @@ class _Step:
         made = self._tops
         if key not in made:  # (asked for once per card and prime)
             rows = self.singled[term]
-            made[key] = np.minimum(self._needed + rows[end] - rows[start], self._ranges).tolist()
+            made[key] = self._counts(rows[end], rows[start]).tolist()
         return made[key]
+
+    def _counts(self, end: Array, start: Array) -> Array:
+        """``tops`` of rows of ``singled`` (any shape, players last): the counts ``needed``, and
+        one more for each card from ``start`` to ``end`` singling the player out, within its range."""
+        counts: Array = np.minimum(self._needed + end - start, self._ranges)
+        return counts
 
     @cached_property
     def _tops(self) -> dict[tuple[int, int, int], list[int]]:
@@ -549,11 +555,11 @@ class _Step:
         and its sums against the forward pass on the way in."""
         kinds = len(self.group.kinds)
         rows = self.singled
-        on = np.minimum(self._needed + rows[:, 1:] - rows[:, :1], self._ranges)  # (the way on)
+        on = self._counts(rows[:, 1:], rows[:, :1])  # (the way on)
         work = int(on.prod(axis=2).sum())
         if kinds > 1:  # (each kind left out: through the kinds before it)
             before, kind = np.triu_indices(kinds, 1)
-            out = np.minimum(self._needed + rows[:, kind] - rows[:, before], self._ranges)
+            out = self._counts(rows[:, kind], rows[:, before])
             work += int(out.prod(axis=2).sum())
         return self.total * work + self.masks * self.coming
 
@@ -573,11 +579,11 @@ class _Step:
         kinds = len(self.group.kinds)
         rows = self.singled
         moves = (rows[:, 1:] - rows[:, :-1]).sum(axis=2)  # (term, place): the counts its card moves
-        on = np.minimum(self._needed + rows[:, :-1] - rows[:, :1], self._ranges)  # (the way on)
+        on = self._counts(rows[:, :-1], rows[:, :1])  # (the way on)
         work = int((on.prod(axis=2) * moves).sum())
         if kinds > 1:  # (each kind left out: through the cards before it)
             before, kind = np.triu_indices(kinds, 1)
-            out = np.minimum(self._needed + rows[:, kind] - rows[:, before + 1], self._ranges)
+            out = self._counts(rows[:, kind], rows[:, before + 1])
             work += int((out.prod(axis=2) * moves[:, before]).sum())
         return self.total * work + self.masks * self.coming
 
