@@ -142,7 +142,7 @@ def handles_errors(fn: Callable[P, R]) -> Callable[P, R]:
         except (HalfsuitError, OSError) as exc:
             if DEBUG["on"]:
                 raise
-            sys.stderr.write(f"{visible(_located(exc))}\n")
+            sys.stderr.write(f"{visible(_located(exc))}{_order_hint(exc, kwargs)}\n")
             raise typer.Exit(exc.exit_code if isinstance(exc, HalfsuitError) else 2) from None
         except KeyboardInterrupt:
             raise typer.Exit(interrupted()) from None
@@ -186,6 +186,24 @@ def parse_record(data: bytes, name: str) -> Record:
     from analyzer import record as fish
 
     return fish.loads(text, name)
+
+
+def _order_hint(exc: HalfsuitError | OSError, arguments: dict[str, object]) -> str:
+    """For a record not found where another of the command's arguments names a file: the
+    arguments were likely given in the wrong order (``halfsuit hand RECORD PLAYER``), so the line
+    ends with the command's usage."""
+    if not (isinstance(exc, HalfsuitError) and getattr(exc, "code", "") == "unreadable" and exc.path):
+        return ""
+    others = [str(v) for v in arguments.values() if isinstance(v, str | Path) and str(v) != exc.path]
+    if not any(v != "-" and Path(v).is_file() for v in others):
+        return ""
+    from typer._click.globals import get_current_context  # (typer's own click: see cli/app.py)
+
+    ctx = get_current_context(silent=True)
+    if ctx is None:
+        return ""
+    usage = " ".join(ctx.command.collect_usage_pieces(ctx))
+    return f" (the arguments in the wrong order? usage: {ctx.command_path} {usage})"
 
 
 def _located(exc: HalfsuitError | OSError) -> str:

@@ -256,6 +256,20 @@ def test_validate_and_format_check_take_many_records(tmp_path: Path) -> None:
     assert code == 0 and untidy.read_bytes() == good.read_bytes()
 
 
+def test_a_record_not_found_beside_a_file_given_first_shows_the_order(tmp_path: Path) -> None:
+    """``halfsuit hand RECORD PLAYER``: the player is not a file and the record is, so the error
+    says the order may be wrong and shows the usage; a record simply missing says only that."""
+    code, _, err = run("hand", str(LOCKOUT), "Ann")
+    assert code == 2
+    assert err.strip() == (
+        "Ann: no such file (the arguments in the wrong order? usage: halfsuit hand [OPTIONS] {PLAYER} {RECORD})"
+    )
+    code, _, err = run("who-has", str(LOCKOUT), "7H")
+    assert code == 2 and err.strip().endswith("usage: halfsuit who-has [OPTIONS] {CARD} {RECORD})")
+    code, _, err = run("hand", "Ann", str(tmp_path / "missing.fish"))
+    assert code == 2 and err.strip() == f"{tmp_path / 'missing.fish'}: no such file"
+
+
 # ---------------------------------------------------------------- numbers as written
 
 
