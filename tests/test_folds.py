@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -90,7 +91,7 @@ def test_players_no_book_concerns_and_free_cards(untouched: int) -> None:
     assert odds == card_odds(pos, BOARDS) == card_odds(pos, BOOKS)
 
 
-def test_small_opening_matches_listing_every_deal() -> None:
+def _small_opening() -> Position:
     names = ("Ann", "Bob", "Cid")
     books = list(DECK.books)[:2]
     cards = [c for b in books for c in b.cards][:9]
@@ -99,13 +100,74 @@ def test_small_opening_matches_listing_every_deal() -> None:
     allowed[cards[7]] = ("Ann", "Bob")
     at_least = [Requirement("Ann", books[0], frozenset(c for c in books[0].cards if c in allowed), 1)]
     not_all = [Requirement("Bob", books[1], frozenset(c for c in books[1].cards if c in allowed), 1)]
-    pos = unseen(DECK, names, allowed, {"Ann": 3, "Bob": 3, "Cid": 3}, at_least, not_all)
+    return unseen(DECK, names, allowed, {"Ann": 3, "Bob": 3, "Cid": 3}, at_least, not_all)
+
+
+def test_small_opening_matches_listing_every_deal() -> None:
+    pos = _small_opening()
     total, at = brute_force(pos)
     assert FoldCount(pos).by_difference == 2  # (Cid's deals in the first book, by difference)
     odds = card_odds(pos, FOLDS)
     assert odds.deals == total
     assert odds.cards == odds_from_counts(pos, total, at)
     assert count_deals(pos, FOLDS) == total  # (without the odds: no families)
+
+
+@pytest.mark.parametrize(
+    "case", ["small opening", "shared book", "opening", "8p standard", "6p jokers hand", "untouched"]
+)
+def test_modulo_2_64_and_primes_alone_count_alike_and_as_listing_every_deal(
+    case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counted as a big box is (``_APART`` at 1): modulo 2**64 and primes, in runs of one; and
+    modulo primes alone. The deals and odds are the same, and on small positions those of
+    listing every deal. A view where a player no group concerns shares out its odds by a
+    division is counted modulo primes alone."""
+    if case == "small opening":
+        pos = _small_opening()
+    elif case == "shared book":
+        pos = _shared_book()
+    elif case == "untouched":
+        pos = _opening(2)
+    elif case == "opening":
+        pos = _opening(0)
+    elif case == "8p standard":
+        pos = knowledge.position(_probing(8, DeckKind.STANDARD), 12, PUBLIC)
+    else:
+        pos = knowledge.position(_probing(6, DeckKind.JOKERS), 15, "Cara")
+    monkeypatch.setattr(folds_module, "_APART", 1)
+    monkeypatch.setattr(folds_module, "_RUN_STATES", 1)
+    fold = FoldCount(pos)
+    assert fold.apart and fold.chunk == 1
+    assert bool(fold.untouched) == (case in ("shared book", "untouched"))
+    assert (fold.moduli[0] == arithmetic.WRAP) == (not fold.untouched)
+    wrapped = card_odds(pos, FOLDS)
+    monkeypatch.setattr(FoldCount, "_sequence", property(lambda self: PRIMES))
+    assert FoldCount(pos).moduli[0] != arithmetic.WRAP
+    assert card_odds(pos, FOLDS) == wrapped
+    if case in ("small opening", "shared book"):
+        total, at = brute_force(pos)
+        assert wrapped.deals == total and wrapped.cards == odds_from_counts(pos, total, at)
+
+
+def test_binomials_modulo_2_64_and_primes() -> None:
+    table = arithmetic.binomials((arithmetic.WRAP,), 70)  # (C(70, 35) is past 2**64: it wraps)
+    for n in range(71):
+        for k in range(71):
+            assert table[0, n, k] == arithmetic.wrapped(math.comb(n, k))
+    table = arithmetic.binomials(tuple(PRIMES[:2]), 60)
+    assert all(
+        table[r, n, k] == math.comb(n, k) % q for r, q in enumerate(PRIMES[:2]) for n in range(61) for k in range(61)
+    )
+
+
+def test_2_64_takes_a_run_of_its_own() -> None:
+    fold = FoldCount(_small_opening())
+    with pytest.raises(ValueError, match="run of its own"):
+        folds_module._Run(fold, [arithmetic.WRAP, PRIMES[0]])
+    folds_module._Run(fold, [arithmetic.WRAP])
+    with pytest.raises(ValueError, match="by a division"):
+        folds_module._Run(FoldCount(_shared_book()), [arithmetic.WRAP])  # (Cid: in no group)
 
 
 def _shared_book() -> Position:
@@ -477,11 +539,12 @@ def test_the_search_is_skipped_when_the_fold_is_likely_far_quicker(
 
 
 def test_a_run_takes_as_many_primes_as_keep_its_biggest_box_small(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The jokers game's public view after event 22 (a box of 181,440 states): ``_RUN_STATES``
-    would let a run take all five primes, the memory bound leaves room for four (the odds take
-    four: one run for them, one for the deals alone); with room in states for two primes a run,
-    two, or for one, one. Each way gives the same deals and odds, and each run takes the primes
-    it was given. With room in memory for two primes a run alone, two."""
+    """The jokers game's public view after event 22 (a box of 181,440 states), counted modulo
+    2**64 and three primes: ``_RUN_STATES`` would let a run take five, the memory bound leaves
+    room for four; with room in states for two a run, two, or for one, one. 2**64 goes in a run
+    of its own: the odds take it and two primes (one run of two), the third prime counts the
+    deals alone. Each way gives the same deals and odds, and each run takes the moduli it was
+    given. With room in memory for two a run alone, two."""
     pos = knowledge.position(_probing(8, DeckKind.JOKERS), 22, PUBLIC)
     most = max(step.states for step in FoldCount(pos).steps)
     assert most > folds_module._APART
@@ -489,7 +552,7 @@ def test_a_run_takes_as_many_primes_as_keep_its_biggest_box_small(monkeypatch: p
     count = folds_module._Run.count
 
     def spy(self: Any, odds: bool) -> Any:
-        taken.append(list(self.primes))
+        taken.append(list(self.moduli))
         return count(self, odds)
 
     monkeypatch.setattr(folds_module._Run, "count", spy)
@@ -497,11 +560,14 @@ def test_a_run_takes_as_many_primes_as_keep_its_biggest_box_small(monkeypatch: p
     for room, chunk in [(folds_module._RUN_STATES, 4), (2 * most, 2), (most, 1)]:
         monkeypatch.setattr(folds_module, "_RUN_STATES", room)
         fold = FoldCount(pos)
-        assert fold.odds_primes == 4 and fold.chunk == chunk
+        assert fold.moduli[0] == arithmetic.WRAP and len(fold.moduli) == 4
+        assert fold.odds_moduli == 3 and fold.chunk == chunk
         assert fold.fits and fold.biggest == fold._biggest(fold.chunk) <= fold.routes.max_states * 8
         taken.clear()
         results[chunk] = fold.run(True)
-        assert max(map(len, taken)) == fold.chunk and [q for run in taken for q in run] == fold.primes
+        wrap, *primes = fold.moduli
+        odds, alone = primes[:2], primes[2:]
+        assert taken == [[wrap], *(odds[i : i + chunk] for i in range(0, 2, chunk)), alone]
     assert results[4] == results[2] == results[1]
     tight = Routes(max_states=-(-FoldCount(pos)._biggest(2) // 8))  # (room in memory for two primes a run)
     monkeypatch.setattr(folds_module, "_RUN_STATES", 1 << 30)
@@ -511,7 +577,7 @@ def test_a_run_takes_as_many_primes_as_keep_its_biggest_box_small(monkeypatch: p
 def test_runs_of_two_primes_take_the_primes_missing_when_the_guess_falls_short(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A guess of the deals far too low (one prime): that prime takes the odds, the others count
+    """A guess of the deals far too low (one modulus, 2**64): it takes the odds, the primes count
     the deals alone two a run, then the primes the deals need take the odds, two a run. The odds
     are the book-by-book count's."""
     monkeypatch.setattr(folds_module, "_MARGIN", -300)
@@ -522,28 +588,40 @@ def test_runs_of_two_primes_take_the_primes_missing_when_the_guess_falls_short(
     count = folds_module._Run.count
 
     def spy(self: Any, odds: bool) -> Any:
-        runs.append((list(self.primes), odds))
+        runs.append((list(self.moduli), odds))
         return count(self, odds)
 
     monkeypatch.setattr(folds_module._Run, "count", spy)
     fold = FoldCount(pos)
-    assert fold.chunk == 2 and fold.odds_primes == 1
+    assert fold.chunk == 2 and fold.odds_moduli == 1 and fold.moduli[0] == arithmetic.WRAP
     deals, ways = fold.run(True)
-    need, primes = len(arithmetic.primes_for(deals)), fold.primes
+    need, moduli = len(arithmetic.primes_for(deals, fold._sequence)), fold.moduli
     assert need > 2  # (the primes missing take more than one run)
-    alone = [(primes[i : i + 2], False) for i in range(1, len(primes), 2)]
-    assert runs == [(primes[:1], True), *alone, *[(primes[i : min(i + 2, need)], True) for i in range(1, need, 2)]]
+    alone = [(moduli[i : i + 2], False) for i in range(1, len(moduli), 2)]
+    assert runs == [(moduli[:1], True), *alone, *[(moduli[i : min(i + 2, need)], True) for i in range(1, need, 2)]]
     want_deals, want = card_ways(pos, BOOKS)
     assert deals == want_deals
     assert {c: {q: v for q, v in ways[c].items() if v} for c in want} == want
+
+
+@functools.cache
+def _jokers_22() -> Position:
+    """The 8-player jokers opening's public view after event 22: its deals need a modulus less
+    than its bound asks for (2**64 and two primes of three)."""
+    return knowledge.position(_probing(8, DeckKind.JOKERS), 22, PUBLIC)
+
+
+@functools.cache
+def _jokers_22_by_books() -> tuple[int, dict[Card, dict[str, int]]]:
+    return card_ways(_jokers_22(), BOOKS)
 
 
 @pytest.mark.parametrize("margin", [-300, 4, 300])
 def test_the_odds_take_the_primes_the_deals_need_however_the_guess_falls(
     margin: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """On big boxes, the primes a guess of the deals needs take the odds and the others count
-    the deals alone; a guess too low takes the primes missing once the deals are known, one too
+    """On big boxes, the moduli a guess of the deals needs take the odds and the others count
+    the deals alone; a guess too low takes the moduli missing once the deals are known, one too
     high takes them all. The odds are the same every way."""
     monkeypatch.setattr(folds_module, "_MARGIN", margin)
     monkeypatch.setattr(folds_module, "_APART", 1)  # (a quick view, as a big one)
@@ -552,24 +630,36 @@ def test_the_odds_take_the_primes_the_deals_need_however_the_guess_falls(
     count = folds_module._Run.count
 
     def spy(self: Any, odds: bool) -> Any:
-        runs.append((self.primes[0], odds))
+        runs.append((self.moduli[0], odds))
         return count(self, odds)
 
     monkeypatch.setattr(folds_module._Run, "count", spy)
-    pos = knowledge.position(_probing(8, DeckKind.STANDARD), 12, PUBLIC)
+    pos = _jokers_22()
     fold = FoldCount(pos)
     assert fold.apart and fold.chunk == 1
     deals, ways = fold.run(True)
-    needed = arithmetic.primes_for(deals)
-    assert len(needed) < len(fold.primes)  # (the bound is for every count: it asks for more)
+    needed = arithmetic.primes_for(deals, fold._sequence)
+    assert len(needed) < len(fold.moduli)  # (the bound is for every count: it asks for more)
     with_odds = [q for q, odds in runs if odds]
-    if margin < 0:  # one prime guessed: the count in the others, then the odds in those needed
+    if margin < 0:  # one modulus guessed: the count in the others, then the odds in those needed
         first, *rest = needed
-        assert runs == [(first, True)] + [(q, False) for q in fold.primes[1:]] + [(q, True) for q in rest]
+        assert runs == [(first, True)] + [(q, False) for q in fold.moduli[1:]] + [(q, True) for q in rest]
     elif margin == 300:
-        assert with_odds == fold.primes
+        assert with_odds == fold.moduli
     else:  # (the guess is within two bits of this view's deals)
         assert with_odds == needed
-    want_deals, want = card_ways(pos, BOOKS)
+    want_deals, want = _jokers_22_by_books()
     assert deals == want_deals
     assert {c: {q: v for q, v in ways[c].items() if v} for c in want} == want
+
+
+@functools.cache
+def _jokers_22() -> Position:
+    """The 8-player jokers opening's public view after event 22: its deals need a modulus less
+    than its bound asks for (2**64 and two primes of three)."""
+    return knowledge.position(_probing(8, DeckKind.JOKERS), 22, PUBLIC)
+
+
+@functools.cache
+def _jokers_22_by_books() -> tuple[int, dict[Card, dict[str, int]]]:
+    return card_ways(_jokers_22(), BOOKS)

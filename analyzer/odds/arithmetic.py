@@ -21,6 +21,17 @@ Array = npt.NDArray[np.int64]
 
 PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549, 2147483543, 2147483497)
 
+# Not a prime: numpy's int64 arithmetic on arrays wraps, so it already computes modulo 2**64,
+# with no reduction at all. The fold counts its big boxes modulo this and primes (``folds``):
+# 64 bits for one row of its arrays, where a prime gives 31.
+WRAP = 1 << 64
+
+
+def wrapped(x: int) -> int:
+    """``x`` modulo ``WRAP``, as the int64 that holds it (two's complement)."""
+    return (x + (1 << 63)) % WRAP - (1 << 63)
+
+
 # Primes below 2**28: a hundred products of two residues add up inside int64.
 SMALL_PRIMES = (
     268435399,
@@ -61,6 +72,20 @@ def tables(prime: int, top: int) -> tuple[Array, Array, Array]:
     inv = [pow(f, -1, prime) for f in fact]
     reciprocal = [0] + [pow(i, -1, prime) for i in range(1, top + 1)]
     return (np.array(fact, dtype=np.int64), np.array(inv, dtype=np.int64), np.array(reciprocal, dtype=np.int64))
+
+
+@cache
+def binomials(moduli: tuple[int, ...], top: int) -> Array:
+    """``C(n, k)`` modulo each modulus (a prime, or ``WRAP``), for n and k in 0..top: an array
+    (modulus, n, k), 0 where k > n. By Pascal's rule: sums alone, so modulo ``WRAP`` too."""
+    out = np.zeros((len(moduli), top + 1, top + 1), dtype=np.int64)
+    out[:, :, 0] = 1
+    for n in range(1, top + 1):
+        out[:, n, 1:] = out[:, n - 1, 1:] + out[:, n - 1, :-1]
+        for row, q in enumerate(moduli):
+            if q != WRAP:
+                out[row, n] %= q
+    return out
 
 
 def stacked_tables(primes: Sequence[int], top: int) -> tuple[Array, Array, Array]:
@@ -189,7 +214,8 @@ def inverses(n: int, primes: Sequence[int] | Array) -> Array:
 
 
 def crt(residues: Array | Sequence[int], primes: Sequence[int]) -> int:
-    """The integer in [0, product of primes) with these residues."""
+    """The integer in [0, product of primes) with these residues (the primes may include
+    ``WRAP``: any moduli prime to each other do)."""
     values = residues.tolist() if isinstance(residues, np.ndarray) else list(residues)
     x, m = 0, 1
     for r, p in zip(values, primes, strict=True):
