@@ -604,18 +604,6 @@ def test_runs_of_two_primes_take_the_primes_missing_when_the_guess_falls_short(
     assert {c: {q: v for q, v in ways[c].items() if v} for c in want} == want
 
 
-@functools.cache
-def _jokers_22() -> Position:
-    """The 8-player jokers opening's public view after event 22: its deals need a modulus less
-    than its bound asks for (2**64 and two primes of three)."""
-    return knowledge.position(_probing(8, DeckKind.JOKERS), 22, PUBLIC)
-
-
-@functools.cache
-def _jokers_22_by_books() -> tuple[int, dict[Card, dict[str, int]]]:
-    return card_ways(_jokers_22(), BOOKS)
-
-
 @pytest.mark.parametrize("margin", [-300, 4, 300])
 def test_the_odds_take_the_primes_the_deals_need_however_the_guess_falls(
     margin: int, monkeypatch: pytest.MonkeyPatch
