@@ -114,15 +114,18 @@ def test_small_opening_matches_listing_every_deal() -> None:
 
 
 @pytest.mark.parametrize(
-    "case", ["small opening", "shared book", "opening", "8p standard", "6p jokers hand", "untouched"]
+    "case", ["small opening", "opening", "8p standard", "6p jokers hand", "8p jokers late", "shared book", "untouched"]
 )
 def test_modulo_2_64_and_primes_alone_count_alike_and_as_listing_every_deal(
     case: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Counted as a big box is (``_APART`` at 1): modulo 2**64 and primes, in runs of one; and
-    modulo primes alone. The deals and odds are the same, and on small positions those of
-    listing every deal. A view where a player no group concerns shares out its odds by a
-    division is counted modulo primes alone."""
+    """Counted as a big box is (``_APART`` at 1, a modulus a run): modulo 2**64 and primes, and
+    modulo primes alone, the deals (with the odds and without) are the same, and on small
+    positions those of listing every deal; the late jokers view goes through books multiplied
+    out. A view where a player no group concerns shares its odds out by a division is counted
+    modulo primes alone, as the book-by-book count does. The router weighs the fold in rows of
+    primes alone either way."""
+    late = case == "8p jokers late"
     if case == "small opening":
         pos = _small_opening()
     elif case == "shared book":
@@ -133,6 +136,8 @@ def test_modulo_2_64_and_primes_alone_count_alike_and_as_listing_every_deal(
         pos = _opening(0)
     elif case == "8p standard":
         pos = knowledge.position(_probing(8, DeckKind.STANDARD), 12, PUBLIC)
+    elif late:
+        pos = knowledge.position(_probing(8, DeckKind.JOKERS), 35, PUBLIC)
     else:
         pos = knowledge.position(_probing(6, DeckKind.JOKERS), 15, "Cara")
     monkeypatch.setattr(folds_module, "_APART", 1)
@@ -141,10 +146,14 @@ def test_modulo_2_64_and_primes_alone_count_alike_and_as_listing_every_deal(
     assert fold.apart and fold.chunk == 1
     assert bool(fold.untouched) == (case in ("shared book", "untouched"))
     assert (fold.moduli[0] == arithmetic.WRAP) == (not fold.untouched)
-    wrapped = card_odds(pos, FOLDS)
+    assert any(step.multiplied[0] and step.multiplied[1] for step in fold.steps) == late
+    wrapped, deals, cost = card_odds(pos, FOLDS), count_deals(pos, FOLDS), fold.cost
     monkeypatch.setattr(FoldCount, "_sequence", property(lambda self: PRIMES))
-    assert FoldCount(pos).moduli[0] != arithmetic.WRAP
-    assert card_odds(pos, FOLDS) == wrapped
+    primes = FoldCount(pos)
+    assert primes.moduli[0] != arithmetic.WRAP and primes.cost == cost
+    assert card_odds(pos, FOLDS) == wrapped and count_deals(pos, FOLDS) == deals == wrapped.deals
+    if fold.untouched:
+        assert card_odds(pos, BOOKS) == wrapped
     if case in ("small opening", "shared book"):
         total, at = brute_force(pos)
         assert wrapped.deals == total and wrapped.cards == odds_from_counts(pos, total, at)
@@ -542,9 +551,10 @@ def test_a_run_takes_as_many_primes_as_keep_its_biggest_box_small(monkeypatch: p
     """The jokers game's public view after event 22 (a box of 181,440 states), counted modulo
     2**64 and three primes: ``_RUN_STATES`` would let a run take five, the memory bound leaves
     room for four; with room in states for two a run, two, or for one, one. 2**64 goes in a run
-    of its own: the odds take it and two primes (one run of two), the third prime counts the
-    deals alone. Each way gives the same deals and odds, and each run takes the moduli it was
-    given. With room in memory for two a run alone, two."""
+    of its own: the odds take it and two primes (one run of two, where there is room for two or
+    more: four and two make the same runs here), the third prime counts the deals alone. Runs of
+    two and runs of one give the same deals and odds, and each run takes the moduli it was given.
+    With room in memory for two a run alone, two."""
     pos = knowledge.position(_probing(8, DeckKind.JOKERS), 22, PUBLIC)
     most = max(step.states for step in FoldCount(pos).steps)
     assert most > folds_module._APART

@@ -5,7 +5,8 @@ bit pieces for exact dot products).
 Counts of deals reach 10**43 (eight players, the jokers deck, at the deal), too big for numpy's
 integers; the counters work modulo a few primes below 2**31 (a product of two residues fits in
 62 bits), as many as it takes for their product to exceed a bound on the result, and the exact
-integer comes back by the Chinese remainder theorem.
+integer comes back by the Chinese remainder theorem. The fold also works modulo 2**64
+(``WRAP``), which int64's own wrapping computes, where it divides by nothing (``binomials``).
 """
 
 from __future__ import annotations

@@ -15,11 +15,11 @@ generating function as ``books`` (a factor per card, the deals the coefficient o
 - *Players folded.* Groups (a book's cards under requirements, or look-alike loose cards, as in
   ``books``) are taken in turn. A player's count starts at the first group that concerns it and,
   after the last, is folded into the total ``t`` of the counts of players done with. The
-  multinomial is dealt out a player at a time, in whole numbers: folded, a player gets its
-  ``slots - r_p`` cards of those the players folded so far (and those no group concerns, dealt
-  theirs first) get that no factor singled out, ``C(dealt - t, slots - r_p)`` ways with
-  ``dealt`` their slots and ``t`` the total after; once all are folded, every such card is
-  dealt. So the box holds the players between their first and last group and the total, not
+  multinomial is dealt out a player at a time, in whole numbers. The cards no factor singled
+  out that go to the players folded so far (and to those no group concerns, dealt theirs
+  first) number ``dealt - t``, ``dealt`` their slots and ``t`` their total; folding a player
+  chooses its ``slots - r_p`` of them, ``C(dealt - t, slots - r_p)`` ways. Once all are
+  folded, every such card is dealt. So the box holds the players between their first and last group and the total, not
   every player: the order of the groups is the one keeping those boxes smallest (searched
   exactly when they are few).
 - *Least and most counts.* Requirements cancel whole ranges of counts: a group requiring a
@@ -48,7 +48,8 @@ generating function as ``books`` (a factor per card, the deals the coefficient o
   have a slot left); that player's deals are those less the other families' (``by_sum``).
 
 All arithmetic is modular, in numpy arrays of int64 with a row per modulus: primes below 2**31
-and, on big boxes, 2**64 (int64's own wrapping, a run of its own; ``arithmetic.WRAP``), which
+and, on big boxes where every player is concerned by a group, 2**64 (int64's own wrapping, a
+run of its own; ``arithmetic.WRAP``), which
 needs no division (whole-number weights throughout) and gives 64 bits a row where a prime gives
 31: on the slowest views, the odds in three rows where primes alone take four. The exact
 integers come back by the Chinese remainder theorem.
@@ -792,8 +793,8 @@ class FoldCount:
         """What the count is made modulo, enough for their product to pass the deals' bound: on
         big boxes (``apart``) where every player is concerned by a group, 2**64 first (int64's
         own wrapping: 64 bits for a row of the arrays, and nothing to reduce), then primes; else
-        primes alone (a run per modulus, where small boxes go in one run; and the players no
-        group concerns share their odds out by a division)."""
+        primes alone. Small boxes go all their moduli in one run, where 2**64 would take a run
+        of its own; players no group concerns share their odds out by a division."""
         return primes_for(self._bound, self._sequence)
 
     @property
@@ -882,8 +883,8 @@ class FoldCount:
     def _law_rows(self) -> tuple[int, int]:
         """The rows of the count and of its odds as the router's law for the fold was fitted:
         modulo primes alone. With 2**64 the odds of the slowest views take three rows where
-        they took four (or two where they took four), and went 30% to 45% quicker, not a quarter
-        to a half less of the law's time: weighed in the rows they take, on the whole 8-player
+        they took four (two, where the deals need 93 to 95 bits), and went 30% to 45% quicker,
+        not a quarter to a half less of the law's time: weighed in the rows they take, on the whole 8-player
         jokers games the router took the fold multiplied out for views the book-by-book count
         took in less than half the time (after event 61 of seed 0, 530 ms against 187). Weighed
         as before, the router chooses as before, and the fold is quicker than its law says."""
@@ -1061,9 +1062,18 @@ class _Run:
             raise ValueError("2**64 takes a run of its own")
         if self.wrap and count.untouched:
             raise ValueError("the players no group concerns share their odds out by a division: not modulo 2**64")
-        self.prime = np.array([1] if self.wrap else moduli, dtype=np.int64)
-        self.top = int(self.prime.max())  # a bound on reduced values (none is needed modulo 2**64)
+        self._primes = np.array([] if self.wrap else moduli, dtype=np.int64)
+        # A bound on reduced values, which ``_card`` and the passes track to reduce in time;
+        # modulo 2**64 there is nothing to reduce (``_mod`` leaves values as they are).
+        self.top = 1 if self.wrap else int(self._primes.max())
         self.slots = count.model.slots
+
+    @property
+    def prime(self) -> Array:
+        """The primes, a row each (none of them modulo 2**64, where nothing is reduced)."""
+        if self.wrap:
+            raise AssertionError("modulo 2**64 nothing is reduced")
+        return self._primes
 
     def _mod(self, a: Array) -> Array:
         return a if self.wrap else residues(a, self.moduli, 1, out=a)
@@ -1081,8 +1091,9 @@ class _Run:
     def _weights(self, p: int, counts: int, low: int, dealt: int, total_low: int, size: int) -> Array:
         """The weights of folding player p, per modulus, count (its index, from ``low``) and total
         after (its index, from ``total_low``): the ways to give it the cards no factor singled
-        out, ``C(dealt - t, slots - r)``, ``dealt`` the slots of every player folded with it and
-        of those no group concerns, ``t`` their total (0 past its slots). Read only."""
+        out, ``C(dealt - t, slots - r)``, ``dealt`` the slots of every player folded so far (it
+        included) and of those no group concerns, ``t`` their total (0 past its slots). Read
+        only."""
         return _fold_weights(tuple(self.moduli), self.fold.n, self.slots[p] - low, counts, dealt - total_low, size)
 
     def _scaled(self, a: Array, w: Array) -> Array:
@@ -1173,11 +1184,11 @@ class _Run:
         return bits, list(bit_pieces(a, bits))[::-1]
 
     def _dot(self, pieces: Pieces, b: Array, lead: str, b_lead: str, out: str) -> Array:
-        """Per prime (the last index of ``out``), the sum over the states (the last axis) of
-        ``a * b`` modulo the prime, ``a`` given in pieces; ``lead`` and ``b_lead`` name the axes
-        before the states (``k`` a family, ``p`` the prime). On boxes of 65,536 states or more,
-        in blocks of 65,535: two pieces of 16 bits, where one sum over the box would take three of
-        15 bits or fewer, a third more products."""
+        """Per modulus (the last index of ``out``), the sum over the states (the last axis) of
+        ``a * b`` modulo it, ``a`` given in pieces (one, unreduced, modulo 2**64); ``lead`` and
+        ``b_lead`` name the axes before the states (``k`` a family, ``p`` the modulus). On boxes
+        of 65,536 states or more, in blocks of 65,535: two pieces of 16 bits, where one sum over
+        the box would take three of 15 bits or fewer, a third more products."""
         bits, parts = pieces
         spec = f"{lead}n,{b_lead}n->{out}"
         if self.wrap:  # (the products and their sum wrap: modulo 2**64 as they come)
@@ -1262,15 +1273,15 @@ class _Run:
             at.update(dict.fromkeys(model.free, self._free(f[0], end, finals, families)))
         return finals[0], at
 
-    def _free(self, f0: Array, end: Array, unscaled: Array, families: list[int]) -> dict[str, Array]:
+    def _free(self, f0: Array, end: Array, values: Array, families: list[int]) -> dict[str, Array]:
         """The deals with a card no group concerns at each player: those of its family (for
         ``by_sum``, all the families together less the others), from the end of the way forward."""
         c = self.fold
         unit = None
         if self._summed_out(len(c.steps)):
             together = self._dot(self._split(f0), self._weighed(end, len(c.steps), up=False), "p", "p", "p")
-            unit = self._by_sum(together, unscaled, families)
-        return {name: self._folded(p, unit, unscaled, families) for p, name in enumerate(c.model.players)}
+            unit = self._by_sum(together, values, families)
+        return {name: self._folded(p, unit, values, families) for p, name in enumerate(c.model.players)}
 
     def _summed_out(self, j: int) -> bool:
         """Whether the player of ``by_sum`` (or those no group concerns, for ``_UNTOUCHED``) is
