@@ -19,9 +19,9 @@ generating function as ``books`` (a factor per card, the deals the coefficient o
   out that go to the players folded so far (and to those no group concerns, dealt theirs
   first) number ``dealt - t``, ``dealt`` their slots and ``t`` their total; folding a player
   chooses its ``slots - r_p`` of them, ``C(dealt - t, slots - r_p)`` ways. Once all are
-  folded, every such card is dealt. So the box holds the players between their first and last group and the total, not
-  every player: the order of the groups is the one keeping those boxes smallest (searched
-  exactly when they are few).
+  folded, every such card is dealt. So the box holds the players between their first and last
+  group and the total, not every player: the order of the groups is the one keeping those
+  boxes smallest (searched exactly when they are few).
 - *Least and most counts.* Requirements cancel whole ranges of counts: a group requiring a
   player to hold one of its cards takes away its ways with none of them, which cancel every
   way the player is singled out by none of the cards (``_raises``), and with requirements on
@@ -49,10 +49,10 @@ generating function as ``books`` (a factor per card, the deals the coefficient o
 
 All arithmetic is modular, in numpy arrays of int64 with a row per modulus: primes below 2**31
 and, on big boxes where every player is concerned by a group, 2**64 (int64's own wrapping, a
-run of its own; ``arithmetic.WRAP``), which
-needs no division (whole-number weights throughout) and gives 64 bits a row where a prime gives
-31: on the slowest views, the odds in three rows where primes alone take four. The exact
-integers come back by the Chinese remainder theorem.
+run of its own; ``arithmetic.WRAP``), which needs no division (whole-number weights
+throughout) and gives 64 bits a row where a prime gives 31: on the slowest views, the odds in
+three rows where primes alone take four. The exact integers come back by the Chinese
+remainder theorem.
 """
 
 from __future__ import annotations
@@ -837,6 +837,15 @@ class FoldCount:
             out.append(out[-1] + sum(self.model.slots[p] for p in step.dying))
         return out
 
+    @cached_property
+    def dealt(self) -> list[list[int]]:
+        """Per group, after each player it folds: the slots of the players folded so far (that
+        one included) and of those no group concerns (``_Run._weights``)."""
+        return [
+            list(itertools.accumulate((self.model.slots[p] for p in step.dying), initial=before))[1:]
+            for step, before in zip(self.steps, self.slots_out, strict=False)
+        ]
+
     def _families(self) -> Iterator[tuple[_Step, int, int]]:
         """Per group: its step and the families of the way forward into it and of the way back
         from it (``by_sum`` and ``by_difference`` have none)."""
@@ -884,10 +893,11 @@ class FoldCount:
         """The rows of the count and of its odds as the router's law for the fold was fitted:
         modulo primes alone. With 2**64 the odds of the slowest views take three rows where
         they took four (two, where the deals need 93 to 95 bits), and went 30% to 45% quicker,
-        not a quarter to a half less of the law's time: weighed in the rows they take, on the whole 8-player
-        jokers games the router took the fold multiplied out for views the book-by-book count
-        took in less than half the time (after event 61 of seed 0, 530 ms against 187). Weighed
-        as before, the router chooses as before, and the fold is quicker than its law says."""
+        not a quarter to a half less of the law's time: weighed in the rows they take, on the
+        whole 8-player jokers games the router took the fold multiplied out for views the
+        book-by-book count took in less than half the time (after event 61 of seed 0, 530 ms
+        against 187). Weighed as before, the router chooses as before, and the fold is quicker
+        than its law says."""
         rows = len(primes_for(self._bound))
         return rows, len(primes_for(self._planned)) if self.apart else rows
 
@@ -1220,10 +1230,7 @@ class _Run:
         families: list[int] = [-1]
         untouched = odds and bool(c.untouched) and c.by_sum != _UNTOUCHED
         f = np.zeros((1 + untouched, len(moduli), max(2, steps[0].total if steps else c.end_total)), np.int64)
-        alike = math.factorial(c.slots_out[0])
-        for p in c.untouched:
-            alike //= math.factorial(self.slots[p])
-        f[0, :, 0] = self._residues([alike])[:, 0]
+        f[0, :, 0] = self._residues([deal_bound([self.slots[p] for p in c.untouched])])[:, 0]
         if untouched:
             f[1, :, 1] = f[0, :, 0]
             families.append(_UNTOUCHED)
@@ -1241,12 +1248,11 @@ class _Run:
                 f = self._through(self._fit(f, (f.shape[0], len(moduli), step.total, *step.start_box)), step)
             # The states below the least counts out of the group are zero: cut off.
             f = f[(slice(None),) * 3 + tuple(slice(r, None) for r in step.rise)]
-            tracked, total, low, dealt = list(step.work), step.total, step.total_low, c.slots_out[j]
-            for p in step.dying:
+            tracked, total, low = list(step.work), step.total, step.total_low
+            for p, dealt in zip(step.dying, c.dealt[j], strict=True):
                 d = tracked.index(p)
                 size, least = f.shape[3 + d], step.out_low(p)
                 low += least
-                dealt += self.slots[p]
                 total = _folded_total(n, low, total, size)
                 made = odds and p != c.by_sum
                 f = self._fold(f, 3 + d, p, total, made, least, dealt, low)
@@ -1254,12 +1260,10 @@ class _Run:
                     families.append(p)
                 tracked.remove(p)
         f = self._fit(f, (f.shape[0], len(moduli), c.end_total))
-        # The end: the cards no factor singled out are dealt among the players' slots left, in
-        # ``(n - t)! / (dealt - t)!`` ways, ``dealt`` every slot (folded, or of a player no group
-        # concerns): one way.
-        ends = [math.perm(n - c.end_low - t, n - c.slots_out[-1]) for t in range(min(c.end_total, n + 1 - c.end_low))]
+        # The end: once every player is folded (or no group concerns it), all the cards no factor
+        # singled out are dealt (``slots_out[-1]`` is n): a total up to n weighs 1.
         end = np.zeros((len(moduli), c.end_total), np.int64)
-        end[:, : len(ends)] = self._residues(ends)
+        end[:, : max(0, n + 1 - c.end_low)] = 1
         finals = self._dot(self._split(f), end, "kp", "p", "kp")  # (f: family, modulus, total)
         if not odds:
             return finals[0], {}
@@ -1465,8 +1469,7 @@ class _Run:
             for k in reversed(range(len(step.dying))):
                 p = step.dying[k]
                 before = [q for q in step.work if q in tracked or q == p]
-                dealt = c.slots_out[j] + sum(self.slots[q] for q in step.dying[: k + 1])
-                counts = out[step.work.index(p)]
+                counts, dealt = out[step.work.index(p)], c.dealt[j][k]
                 b = self._unfold(b, 3 + before.index(p), p, counts, sizes[k], step.out_low(p), dealt, lows[k + 1])
                 tracked = before
             b = self._fit(b, (b.shape[0], len(moduli), step.total, *out))
