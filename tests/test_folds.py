@@ -555,7 +555,7 @@ def test_a_run_takes_as_many_primes_as_keep_its_biggest_box_small(monkeypatch: p
     more: four and two make the same runs here), the third prime counts the deals alone. Runs of
     two and runs of one give the same deals and odds, and each run takes the moduli it was given.
     With room in memory for two a run alone, two."""
-    pos = knowledge.position(_probing(8, DeckKind.JOKERS), 22, PUBLIC)
+    pos = _jokers_22()
     most = max(step.states for step in FoldCount(pos).steps)
     assert most > folds_module._APART
     taken: list[list[int]] = []
