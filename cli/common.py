@@ -192,7 +192,7 @@ def _order_hint(exc: HalfsuitError | OSError, arguments: dict[str, object]) -> s
     """For a record not found where another of the command's arguments names a file: the
     arguments were likely given in the wrong order (``halfsuit hand RECORD PLAYER``), so the line
     ends with the command's usage."""
-    if not (isinstance(exc, HalfsuitError) and getattr(exc, "code", "") == "unreadable" and exc.path):
+    if not (isinstance(exc, HalfsuitError) and exc.code == "unreadable" and exc.path):
         return ""
     others = [str(v) for v in arguments.values() if isinstance(v, str | Path) and str(v) != exc.path]
     if not any(v != "-" and Path(v).is_file() for v in others):
