@@ -191,7 +191,8 @@ def parse_record(data: bytes, name: str) -> Record:
 def _order_hint(exc: HalfsuitError | OSError, arguments: dict[str, object]) -> str:
     """For a record not found where another of the command's arguments names a file: the
     arguments were likely given in the wrong order (``halfsuit hand RECORD PLAYER``), so the line
-    ends with the command's usage."""
+    says so, and the command's usage follows on a line of its own (as click's usage errors show
+    it: one line would run past a terminal's width)."""
     if not (isinstance(exc, HalfsuitError) and exc.code == "unreadable" and exc.path):
         return ""
     others = [str(v) for v in arguments.values() if isinstance(v, str | Path) and str(v) != exc.path]
@@ -203,7 +204,7 @@ def _order_hint(exc: HalfsuitError | OSError, arguments: dict[str, object]) -> s
     if ctx is None:
         return ""
     usage = " ".join(ctx.command.collect_usage_pieces(ctx))
-    return f" (the arguments in the wrong order? usage: {ctx.command_path} {usage})"
+    return f" (the arguments in the wrong order?)\nUsage: {ctx.command_path} {usage}"
 
 
 def _located(exc: HalfsuitError | OSError) -> str:

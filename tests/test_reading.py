@@ -261,11 +261,12 @@ def test_a_record_not_found_beside_a_file_given_first_shows_the_order(tmp_path: 
     says the order may be wrong and shows the usage; a record simply missing says only that."""
     code, _, err = run("hand", str(LOCKOUT), "Ann")
     assert code == 2
-    assert err.strip() == (
-        "Ann: no such file (the arguments in the wrong order? usage: halfsuit hand [OPTIONS] {PLAYER} {RECORD})"
-    )
+    assert err.splitlines() == [
+        "Ann: no such file (the arguments in the wrong order?)",
+        "Usage: halfsuit hand [OPTIONS] {PLAYER} {RECORD}",
+    ]
     code, _, err = run("who-has", str(LOCKOUT), "7H")
-    assert code == 2 and err.strip().endswith("usage: halfsuit who-has [OPTIONS] {CARD} {RECORD})")
+    assert code == 2 and err.splitlines()[-1] == "Usage: halfsuit who-has [OPTIONS] {CARD} {RECORD}"
     code, _, err = run("hand", "Ann", str(tmp_path / "missing.fish"))
     assert code == 2 and err.strip() == f"{tmp_path / 'missing.fish'}: no such file"
 
