@@ -6,6 +6,7 @@ of the same player by players already walked)."""
 from __future__ import annotations
 
 import importlib
+import itertools
 import math
 from fractions import Fraction
 from typing import Any
@@ -289,7 +290,7 @@ def test_book_by_book_big_boxes_go_a_prime_a_run() -> None:
     pos = knowledge.position(replay(record.load(SHARED / "g207.fish")), 14, PUBLIC)
     routes = Routes(counter=Counter.BOOKS)
     count = importlib.import_module("analyzer.odds")._counter(pos, True, routes)  # (as card_odds plans it)
-    k = len(arithmetic.primes_for(arithmetic.deal_bound(count.model.slots)))
+    k = len(arithmetic.primes_for(count.model.bound))
     assert books._run_primes(count.biggest, k) == k > 1  # (a small box: all primes at once)
     runs: list[int] = []
     forward = books._Engine.forward
@@ -358,6 +359,34 @@ def test_little_memory_walks_again_from_checkpoints() -> None:
         again = engine._ahead(start, box, factors, None)
         got = [again(i) for i in range(len(factors), -1, -1)]
     assert all(np.array_equal(a, b) for a, b in zip(got, wanted, strict=True))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=2, max_size=4), st.data())
+def test_the_bound_on_deals_passes_every_count_of_cards_to_allowed_players(slots: list[int], data: Any) -> None:
+    """Bregman's bound, or the multinomial: never below the deals of cards to players allowed
+    them (listed one by one), never above the multinomial, and the multinomial itself when
+    every card may go to everyone."""
+    arithmetic = importlib.import_module("analyzer.odds.arithmetic")
+    n, everyone = sum(slots), (1 << len(slots)) - 1
+    masks = data.draw(st.lists(st.integers(1, everyone), min_size=n, max_size=n))
+    allowed = [[i for i in range(len(slots)) if m >> i & 1] for m in masks]
+    deals = sum(1 for deal in itertools.product(*allowed) if all(deal.count(i) == s for i, s in enumerate(slots)))
+    bound = arithmetic.fit_bound(slots, masks)
+    assert deals <= bound <= arithmetic.deal_bound(slots)
+    assert arithmetic.fit_bound(slots, [everyone] * n) == arithmetic.deal_bound(slots)
+
+
+def test_the_bound_on_deals_takes_a_modulus_fewer_late_in_a_game() -> None:
+    """On the slowest views of whole 8-player jokers games, many cards ruled out for many
+    players: Bregman's bound is a modulus below the multinomial, and still above the count."""
+    arithmetic = importlib.import_module("analyzer.odds.arithmetic")
+    books = importlib.import_module("analyzer.odds.books")
+    game = replay(simulate(players=8, deck=DeckKind.JOKERS, seed=0, style=Style.PROBING))
+    pos = knowledge.position(game, 50, PUBLIC)
+    model = books.BookCount(pos).model
+    assert len(arithmetic.primes_for(model.bound)) == len(arithmetic.primes_for(arithmetic.deal_bound(model.slots))) - 1
+    assert count_deals(pos) < model.bound < arithmetic.deal_bound(model.slots) >> 12
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,7 @@ import numpy as np
 
 from ..cards import Card
 from ..knowledge import Position
-from .arithmetic import SMALL_PRIMES, Array, crt, deal_bound, inverses, primes_for, stacked_tables
+from .arithmetic import SMALL_PRIMES, Array, crt, deal_bound, fit_bound, inverses, primes_for, stacked_tables
 
 _SUMS = 120  # products of two residues below 2**28 that add up below 2**63
 # Nanoseconds of the walk on this project's machine, as fitted before its steps went array-wise
@@ -277,7 +277,7 @@ class Board:
         player (players with no slot left out)."""
         if self.zero:
             return 0, {}
-        primes = primes_for(deal_bound(self.slots), SMALL_PRIMES)
+        primes = primes_for(fit_bound(self.slots, list(self.mask.values())), SMALL_PRIMES)
         if odds and self.by_players():
             total, shares = by_players(self, primes)
         else:

@@ -37,8 +37,8 @@ players allowed it, and the deals are the coefficient of ``prod x_p ** slots[p]`
 
 All arithmetic is modulo a few primes below 2**31 in numpy arrays (int64, one row per prime),
 and the exact integers come back by the Chinese remainder theorem: there are enough primes for
-their product to exceed the count of deals ignoring every constraint, a bound on every result
-(the odds pass needs only enough for the number of fitting deals).
+their product to exceed a bound on the fitting deals that every result is below
+(``arithmetic.fit_bound``; the odds pass needs only enough for the number of fitting deals).
 """
 
 from __future__ import annotations
@@ -55,7 +55,17 @@ import numpy.typing as npt
 
 from ..cards import Card
 from ..knowledge import Position
-from .arithmetic import add_scaled, bit_pieces, deal_bound, inverses, move, primes_for, residues, stacked_tables
+from .arithmetic import (
+    add_scaled,
+    bit_pieces,
+    deal_bound,
+    fit_bound,
+    inverses,
+    move,
+    primes_for,
+    residues,
+    stacked_tables,
+)
 from .arithmetic import crt as _crt
 from .routes import DEFAULT, Routes, TooLarge
 
@@ -158,6 +168,11 @@ class _Model:
         self.free: list[Card] = []
         if not self.zero:
             self._group(pos, reqs)
+
+    @cached_property
+    def bound(self) -> int:
+        """A bound on the fitting deals (``arithmetic.fit_bound``): what the moduli of a count pass."""
+        return fit_bound(self.slots, list(self.mask.values()))
 
     @cached_property
     def table(self) -> _Table:
@@ -848,7 +863,7 @@ class BookCount:
             return 0, {}
         if not self.fits:
             raise TooLarge(f"{self.biggest:,} states book by book")
-        primes = primes_for(deal_bound(model.slots))
+        primes = primes_for(model.bound)
         engine = _Engine(plan, primes, self.routes)
         step = _run_primes(self.biggest, len(primes))
         engines = [engine.primes_from(r, r + step) for r in range(0, len(primes), step)]
