@@ -236,9 +236,8 @@ def test_book_by_book_one_prime_at_a_time_counts_the_same(pos: Position, way: st
     walk, whichever way the groups are gone through, with primes small enough that states are
     zero modulo some of them only."""
     books = importlib.import_module("analyzer.odds.books")
-    arithmetic = importlib.import_module("analyzer.odds.arithmetic")
     small = _small_primes(31)
-    with mock.patch.object(books, "primes_for", lambda bound: arithmetic.primes_for(bound, small)):
+    with mock.patch.object(books, "PRIMES", tuple(small)):
         _books_alike_with(pos, ROUTES[way], "_RUN_STATES", 0)
 
 
@@ -249,10 +248,9 @@ def test_book_by_book_a_few_primes_a_run_counts_the_same(pos: Position, way: str
     run taking the primes left: the same odds as all primes at once and as the walk, with small
     primes (several to a count)."""
     books = importlib.import_module("analyzer.odds.books")
-    arithmetic = importlib.import_module("analyzer.odds.arithmetic")
     small = _small_primes(31)
     routes = ROUTES[way]
-    with mock.patch.object(books, "primes_for", lambda bound: arithmetic.primes_for(bound, small)):
+    with mock.patch.object(books, "PRIMES", tuple(small)):
         try:
             before = card_odds(pos, routes)
         except (TooLarge, NoFit):
@@ -274,6 +272,72 @@ def test_book_by_book_a_few_primes_a_run_counts_the_same(pos: Position, way: str
             assert card_odds(pos, routes) == before == card_odds(pos, BOARDS)
     count = sum(runs)  # (the primes of the count, each in one run)
     assert runs == [min(primes, count - r) for r in range(0, count, primes)]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(openings(sizes=(3, 4, 6), most_cards=18), st.sampled_from(sorted(ROUTES)))
+def test_book_by_book_modulo_2_64_counts_the_same(pos: Position, way: str) -> None:
+    """Every box counted modulo 2**64 first (``books._WRAP_FROM`` 0: big boxes only, as a rule),
+    in whole numbers, then modulo small primes: the same odds as primes alone and as the walk,
+    whichever way the groups are gone through."""
+    books = importlib.import_module("analyzer.odds.books")
+    with mock.patch.object(books, "PRIMES", tuple(_small_primes(31))):
+        _books_alike_with(pos, ROUTES[way], "_WRAP_FROM", 0)
+
+
+@pytest.mark.parametrize(
+    ("name", "at", "lowest", "runs"), [("g207.fish", 14, 1000, [1, 4]), ("g201.fish", 3, 3000, [1, 4, 1])]
+)
+def test_modulo_2_64_the_free_cards_divide_and_may_take_a_prime_more(
+    name: str, at: int, lowest: int, runs: list[int]
+) -> None:
+    """Modulo 2**64 the free cards' weights at a player are whole numbers times a divisor (the
+    free cards; at a pooled player, times the pools' least common multiple too), divided out at
+    the end with bits lost off the top. After event 14 of g207 free cards go to direct and
+    pooled players; after event 3 of g201, to pooled players from a pool of up to 30 cards, and
+    with primes from 3,000 up the odds need a prime the count did not: its way forward is made
+    once the deals are known. The odds are the walk's either way."""
+    books = importlib.import_module("analyzer.odds.books")
+    pos = knowledge.position(replay(record.load(SHARED / name)), at, PUBLIC)
+    count = books.BookCount(pos)
+    assert count.plan is not None and count.model.free
+    assert any(count.plan.pool >> p & 1 for p in count.plan.tracked)
+    made: list[int] = []
+    forward = books._Engine.forward
+
+    def spy(self: Any, odds: bool) -> Any:
+        made.append(self.k)
+        return forward(self, odds)
+
+    with (
+        mock.patch.object(books, "PRIMES", tuple(_primes_from(lowest))),
+        mock.patch.object(books, "_WRAP_FROM", 0),
+        mock.patch.object(books._Engine, "forward", spy),
+    ):
+        assert card_odds(pos, Routes(counter=Counter.BOOKS)) == card_odds(pos, BOARDS)
+    assert made == runs
+
+
+def _primes_from(lowest: int) -> list[int]:
+    """The first 40 primes from ``lowest`` on."""
+    found: list[int] = []
+    n = lowest
+    while len(found) < 40:
+        if all(n % d for d in range(2, math.isqrt(n) + 1)):
+            found.append(n)
+        n += 1
+    return found
+
+
+@given(st.integers(0, (1 << 70) - 1), st.integers(1, 1 << 20))
+def test_a_count_divided_modulo_2_64_keeps_the_bits_below_the_divisors_power_of_2(y: int, divisor: int) -> None:
+    """``books._divided``: from divisor * y modulo 2**64, y modulo 2**(64 - v), 2**v dividing the
+    divisor exactly."""
+    books = importlib.import_module("analyzer.odds.books")
+    arithmetic = importlib.import_module("analyzer.odds.arithmetic")
+    v = (divisor & -divisor).bit_length() - 1
+    x = np.array([arithmetic.wrapped(divisor * y)], dtype=np.int64)
+    assert int(books._divided(x, divisor)[0]) % (1 << (64 - v)) == y % (1 << (64 - v))
 
 
 def test_book_by_book_big_boxes_go_a_prime_a_run() -> None:
@@ -319,9 +383,8 @@ def test_free_cards_at_direct_and_pooled_players_one_prime_at_a_time() -> None:
     assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
     with mock.patch.object(books, "_RUN_STATES", 0):
         assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
-        arithmetic = importlib.import_module("analyzer.odds.arithmetic")
         small = _small_primes(101)
-        with mock.patch.object(books, "primes_for", lambda bound: arithmetic.primes_for(bound, small)):
+        with mock.patch.object(books, "PRIMES", tuple(small)):
             assert card_odds(pos, Routes(counter=Counter.BOOKS)) == walk
             # A prime whose sparse way leaves out a pair (its count zero modulo that prime) joins
             # the others with a zero there: every other prime here leaves out its zeros.

@@ -5,8 +5,9 @@ bit pieces for exact dot products).
 Counts of deals reach 10**43 (eight players, the jokers deck, at the deal), too big for numpy's
 integers; the counters work modulo a few primes below 2**31 (a product of two residues fits in
 62 bits), as many as it takes for their product to exceed a bound on the result, and the exact
-integer comes back by the Chinese remainder theorem. The fold also works modulo 2**64
-(``WRAP``), which int64's own wrapping computes, where it divides by nothing (``binomials``).
+integer comes back by the Chinese remainder theorem. The fold and the book-by-book count also
+work modulo 2**64 (``WRAP``), which int64's own wrapping computes, on their big boxes: in whole
+numbers (``binomials``), what little divides taken out at the end.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ Array = npt.NDArray[np.int64]
 PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549, 2147483543, 2147483497)
 
 # Not a prime: numpy's int64 arithmetic on arrays wraps, so it already computes modulo 2**64,
-# with no reduction at all. The fold counts its big boxes modulo this and primes (``folds``):
-# 64 bits for one row of its arrays, where a prime gives 31.
+# with no reduction at all. The fold and the book-by-book count take big boxes modulo this and
+# primes (``folds``, ``books``): 64 bits for one row of their arrays, where a prime gives 31.
 WRAP = 1 << 64
 
 

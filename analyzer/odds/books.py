@@ -39,11 +39,14 @@ All arithmetic is modulo a few primes below 2**31 in numpy arrays (int64, one ro
 and the exact integers come back by the Chinese remainder theorem: there are enough primes for
 their product to exceed a bound on the fitting deals that every result is below
 (``arithmetic.fit_bound``; the odds pass needs only enough for the number of fitting deals).
+Big boxes are counted modulo 2**64 first, where int64 wraps and nothing is reduced: there the
+closed weights are whole numbers (``_Engine._whole_weights``).
 """
 
 from __future__ import annotations
 
 import copy
+import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -56,7 +59,10 @@ import numpy.typing as npt
 from ..cards import Card
 from ..knowledge import Position
 from .arithmetic import (
+    PRIMES,
+    WRAP,
     add_scaled,
+    binomials,
     bit_pieces,
     deal_bound,
     fit_bound,
@@ -65,6 +71,7 @@ from .arithmetic import (
     primes_for,
     residues,
     stacked_tables,
+    wrapped,
 )
 from .arithmetic import crt as _crt
 from .routes import DEFAULT, Routes, TooLarge
@@ -603,6 +610,7 @@ _FEW_MONOMIALS = 20  # fewer monomials than this are rare: no need to expand to 
 _MOST_READS = 8  # moved states (with repeats) past this many times a box's size surely cover most of it
 _RUN_STATES = 1 << 20  # below _ONE_A_RUN, a run takes as many primes as keep the biggest box within this many states
 _ONE_A_RUN = 200_000  # from a box of this many states, a prime a run
+_WRAP_FROM = _ONE_A_RUN  # from a box of this many states, 2**64 first
 _SLICE = 1 << 18  # states a dot product over the final box takes at once
 _MAX_GATHER = 1 << 23  # states times monomials times primes gathered at once, at most
 # Bytes of the walks inside groups the forward pass keeps for the way back (which walks the rest
@@ -792,8 +800,8 @@ def _unpack(key: int, d: int) -> list[int]:
 
 
 class BookCount:
-    """Counts deals (and deals with each card at each player) book by book, modulo primes, then
-    exactly."""
+    """Counts deals (and deals with each card at each player) book by book, modulo primes (and
+    2**64, on big boxes), then exactly."""
 
     def __init__(self, pos: Position, routes: Routes = DEFAULT, odds: bool = True) -> None:
         self.model = _Model(pos)
@@ -863,42 +871,54 @@ class BookCount:
             return 0, {}
         if not self.fits:
             raise TooLarge(f"{self.biggest:,} states book by book")
-        primes = primes_for(model.bound)
-        engine = _Engine(plan, primes, self.routes)
-        step = _run_primes(self.biggest, len(primes))
-        engines = [engine.primes_from(r, r + step) for r in range(0, len(primes), step)]
+        # Big boxes go a modulus a run, and count modulo 2**64 first: 64 bits a row where a prime
+        # gives 31, and nothing to reduce.
+        sequence = (WRAP, *PRIMES) if self.biggest >= _WRAP_FROM else PRIMES
+        moduli = primes_for(model.bound, sequence)
+        # (and a modulus spare, for odds that need more than the count: ``_Forward.lost``)
+        engine = _Engine(plan, [*moduli, *sequence[len(moduli) : len(moduli) + 1]], self.routes, rows=len(moduli))
+        step = _run_primes(self.biggest, len(moduli))
+        first = 1 if moduli[0] == WRAP else 0
+        spans = [(0, 1)] * first + [(r, min(r + step, len(moduli))) for r in range(first, len(moduli), step)]
         totals: list[Array] = []
-        forwards: list[_Forward] = []
-        free: list[dict[tuple[Card, int], Array]] = []
-        for one in engines:
-            total, forward = one.forward(odds)
-            one.live = {}  # (the way back finds them again for the primes it needs)
-            totals.append(total)
+        runs: list[tuple[_Engine, _Forward, dict[tuple[Card, int], Array]]] = []
+
+        def forward(lo: int, hi: int) -> Array:
+            one = engine.primes_from(lo, hi)
+            total, ahead = one.forward(odds)
+            one.live = {}  # (the way back finds them again for the moduli it needs)
             if odds:
                 # The free cards at once: that lets go of what only they need (the final states
-                # and the pool's share of their weights) before the next primes' way forward.
-                free.append(one.free_cards(forward, one.k))
-                forwards.append(forward)
-            del forward
-        deals = _crt(np.concatenate(totals), primes)
+                # and the pool's share of their weights) before the next run's way forward.
+                runs.append((one, ahead, one.free_cards(ahead, one.k)))
+            return total
+
+        for lo, hi in spans:
+            totals.append(forward(lo, hi))
+        deals = _crt(np.concatenate(totals), moduli)
         if not odds or deals == 0:
             return deals, {}
-        # Every count from here on is at most ``deals``: fewer primes will do.
-        k = len(primes_for(deals))
-        needed = -(-k // step)
-        del forwards[needed:], engines[needed:]  # (the primes past those)
+        # Every count from here on is at most ``deals``: fewer moduli will do (2**64 with the
+        # bits its free cards' divisor took off).
+        lost = max((ahead.lost for _, ahead, _ in runs), default=0)
+        odds_moduli = [WRAP >> lost if q == WRAP else q for q in engine.primes]
+        k = len(primes_for(deals, odds_moduli))
+        if k > len(moduli):
+            forward(len(moduli), k)
         counted: list[tuple[int, dict[tuple[Card, int], Array]]] = []
-        for r, one in enumerate(engines):
-            use = min(one.k, k - r * step)
-            forward = forwards.pop(0)  # (let go of once gone back through)
-            ways = {key: got[:use] for key, got in free.pop(0).items()}
-            counted.append((use, ways | one.primes_from(0, use).backward(forward, use)))
-        # Where primes went different ways through a group (their states not zero differ), a
+        ends = list(itertools.accumulate(one.k for one, _, _ in runs))
+        del runs[sum(1 for end in ends if end < k) + 1 :]  # (the moduli past those)
+        for r in range(len(runs)):
+            one, ahead, free = runs.pop(0)  # (its forward pass let go of once gone back through)
+            use = min(one.k, k - (ends[r] - one.k))
+            ways = {key: got[:use] for key, got in free.items()}
+            counted.append((use, ways | one.primes_from(0, use).backward(ahead, use)))
+        # Where moduli went different ways through a group (their states not zero differ), a
         # pair one of them left out is a pair no deal has: zero.
         keys = set().union(*(ways for _, ways in counted))
         nothing = {use: np.zeros(use, dtype=np.int64) for use, _ in counted}
         found = {key: np.concatenate([ways.get(key, nothing[use]) for use, ways in counted]) for key in keys}
-        return deals, _shares(model, plan, deals, found, primes[:k])
+        return deals, _shares(model, plan, deals, found, odds_moduli[:k])
 
 
 def _run_primes(biggest: int, k: int) -> int:
@@ -939,14 +959,17 @@ class _Forward:
     """What the forward pass leaves for the way back: the count of deals (per prime), the counts
     before each group, each walked group's first steps per term, the weights of the final states
     (and per tracked player, of a free card at that player), and the final states. The last two
-    are for ``_Engine.free_cards``, which lets go of them."""
+    are for ``_Engine.free_cards``, which lets go of them. Modulo 2**64 the free card's weights
+    at a player are whole numbers times a divisor (``_Engine._whole_weights``), which takes
+    ``lost`` bits from that row's odds."""
 
     total: Array
     before: dict[int, Array]
     ahead: dict[int, list[list[Array]]]
     weight: Array
-    per_player: dict[int, tuple[Array, Array]]
+    per_player: dict[int, tuple[Array, Array, int]]
     last: Array
+    lost: int = 0
 
 
 class _Engine:
@@ -955,10 +978,11 @@ class _Engine:
 
     Arrays are (primes, states). Moving the last dim by one is a move by one in memory (its pad
     is kept zero); moving another is a slice of a 4-d view (primes, before, dim, after).
-    Values are reduced modulo the primes only as often as needed to stay clear of overflow.
+    Values are reduced modulo the primes only as often as needed to stay clear of overflow; an
+    engine modulo 2**64 (``wrap``) reduces nothing, and its dot products take no pieces.
     """
 
-    def __init__(self, plan: _Plan, primes: Sequence[int], routes: Routes) -> None:
+    def __init__(self, plan: _Plan, primes: Sequence[int], routes: Routes, rows: int | None = None) -> None:
         self.routes = routes
         self.plan = plan
         self.model = plan.model
@@ -966,14 +990,18 @@ class _Engine:
         self.k = len(primes)
         # The primes the ways through a group are chosen for (``_sparse``) and the forward pass's
         # memory for the way back is budgeted for: all of them, whichever an engine counts.
-        self.rows = self.k
-        self.p = np.array(primes, dtype=np.int64)
+        self.rows = self.k if rows is None else rows
+        # Modulo 2**64 (``WRAP``, in an engine of its own: ``primes_from``) nothing is reduced:
+        # int64 wraps. Its row of ``p`` holds 0, never read.
+        self.wrap = self.primes == [WRAP]
+        self.p = np.array([0 if q == WRAP else q for q in primes], dtype=np.int64)
         self.column = self.p[:, None]
         # A dot product adds up box-size products of a piece of ``piece`` bits and |b| < p *
         # dot_scale: it stays below 2**63.
         biggest = plan.biggest
         self.piece = min(16, 32 - biggest.bit_length())
-        self.dot_scale = max(1, ((1 << (63 - self.piece)) - 1) // (biggest * max(primes)))
+        largest = max((q for q in primes if q != WRAP), default=1)
+        self.dot_scale = max(1, ((1 << (63 - self.piece)) - 1) // (biggest * largest))
         # Books whose terms cost more to walk than their expanded polynomial costs to apply, on
         # the way forward (``polys``) and on the way back with the odds (``back_polys``); costs
         # in moves of a whole box.
@@ -1126,7 +1154,12 @@ class _Engine:
     # -- arrays
 
     def _reduce(self, a: Array) -> Array:
-        return residues(a, self.primes[: len(a)], 0)
+        return a if self.wrap else residues(a, self.primes[: len(a)], 0)
+
+    def _rem(self, a: Array, p: Array) -> Array:
+        """``a % p`` (``p`` the engine's primes, shaped to broadcast), or ``a`` itself modulo
+        2**64."""
+        return a if self.wrap else a % p
 
     @staticmethod
     def _view(a: Array, box: _Box, t: int) -> Array:
@@ -1167,11 +1200,14 @@ class _Engine:
     def _scales(self, k: int) -> Array:
         """Per piece j (rows) and prime (columns): 2 ** (j * piece) modulo the prime, to add up
         sums made piece by piece."""
+        if self.wrap:
+            return np.ones((1, k), dtype=np.int64)
         return np.array([[(1 << (j * self.piece)) % q for q in self.primes[:k]] for j in range(-(-31 // self.piece))])
 
     def _pieces(self, f: Array) -> list[Array]:
-        """A reduced array split in pieces of ``piece`` bits, so that no dot product overflows."""
-        return list(bit_pieces(f, self.piece))
+        """A reduced array split in pieces of ``piece`` bits, so that no dot product overflows
+        (modulo 2**64, overflow is the reduction: one piece, ``f`` itself)."""
+        return [f] if self.wrap else list(bit_pieces(f, self.piece))
 
     def _dots(self, f: Array, b: Array, box: _Box, ts: Sequence[int]) -> list[Array]:
         """``_dot(_pieces(f), b, box, t)`` for each t: ``f`` (reduced) in two pieces of 16 bits,
@@ -1182,6 +1218,8 @@ class _Engine:
         most 2**piece * biggest. On big boxes that is a third fewer pieces, and
         made without fresh memory: the dots of the jokers game's public view after event 27 went
         from 0.69 to 0.37 s (profiled)."""
+        if self.wrap:
+            return [self._dot([f], b, box, t) for t in ts]
         out = [np.zeros(len(b), dtype=np.int64) for _ in ts]
         p = self.p[: len(b)]
         piece = np.empty_like(f)
@@ -1212,8 +1250,8 @@ class _Engine:
                 x = self._view(h, box, t)[:, :, :-1, :]
                 y = self._view(b, box, t)[:, :, 1:, :]
                 part = np.einsum("kabc,kabc->k", x, y)
-            out += part % p * scales[j] % p
-        return out % p
+            out += self._rem(self._rem(part, p) * scales[j], p)
+        return self._rem(out, p)
 
     @staticmethod
     def _resize(a: Array, old: _Box, new: _Box) -> Array:
@@ -1245,7 +1283,7 @@ class _Engine:
             add_scaled(out, self._reduce(a) if scale > room else a, coef)
             del a  # (else it stays alive while the next part is made)
         assert out is not None, "a group has terms"
-        return residues(out, self.primes[: len(out)], 0, out=out)
+        return out if self.wrap else residues(out, self.primes[: len(out)], 0, out=out)
 
     def _apply(self, a: Array, box: _Box, poly: Poly, back: bool) -> Array:
         """Multiply a reduced ``a`` by a polynomial (forward), or apply its adjoint (backward):
@@ -1291,8 +1329,8 @@ class _Engine:
         dst = (slice(None), *(slice(x, r) for x, r in zip(v, box.ranges, strict=True)))
         y = b.reshape(shape)[dst].reshape(len(b), -1)
         h = pieces.reshape((len(pieces), *shape))[src].reshape(len(pieces), len(b), -1)
-        parts = np.einsum("jki,ki->jk", h, y) % p
-        return np.asarray((parts * self._scales(len(b)) % p).sum(axis=0) % p, dtype=np.int64)
+        parts = self._rem(np.einsum("jki,ki->jk", h, y), p)
+        return np.asarray(self._rem(self._rem(parts * self._scales(len(b)), p).sum(axis=0), p), dtype=np.int64)
 
     def _group(
         self,
@@ -1328,7 +1366,7 @@ class _Engine:
 
     # -- weights of the free cards and the pool, per state
 
-    def _weights(self) -> tuple[Array, dict[int, tuple[Array, Array]]]:
+    def _weights(self) -> tuple[Array, dict[int, tuple[Array, Array, int]]]:
         """Ways to finish from each state of the final box: the free cards and the pool's share.
 
         A state gives each direct player r cards and each tracked pooled player an exponent d;
@@ -1340,8 +1378,11 @@ class _Engine:
 
         The weight is a product of one factor per dim (1 / (slots - exponent)!) and a function
         of two sums (the exponents of the direct players, and of all): built by outer products
-        and one lookup in a table of those sums, for the engine's primes at once.
+        and one lookup in a table of those sums, for the engine's primes at once. Modulo 2**64,
+        where nothing divides: ``_whole_weights``.
         """
+        if self.wrap:
+            return self._whole_weights()
         model, plan, box = self.model, self.plan, self.plan.final
         top = sum(model.slots) + 2
         k = self.k
@@ -1401,7 +1442,7 @@ class _Engine:
         if not free:
             return weight, {}
         inv_free = inverses(free, self.primes)[:, None]
-        per_player: dict[int, tuple[Array, Array]] = {}
+        per_player: dict[int, tuple[Array, Array, int]] = {}
         share: Array | None = None
         for t, p in enumerate(plan.tracked):
             # One given free card at p: a direct player gets it with weight missing / free;
@@ -1418,7 +1459,73 @@ class _Engine:
             scale = np.clip(values[t], 0, None)[None, :] % column
             if plan.direct >> p & 1:
                 scale = scale * inv_free % column
-            per_player[p] = (base, scale)  # the weight is base times scale along dim t
+            per_player[p] = (base, scale, 1)  # the weight is base times scale along dim t
+        return weight, per_player
+
+    def _whole_weights(self) -> tuple[Array, dict[int, tuple[Array, Array, int]]]:
+        """``_weights`` modulo 2**64, in whole numbers: a multinomial is dealt out a player at a
+        time as binomials (sums alone: ``arithmetic.binomials``). The free cards: C(free, M), M
+        of them to the direct players, and per direct player C(its missing + the missing of the
+        direct players before it, its missing); the pool's share of the ``S`` factors: per
+        tracked pooled player C(its slots left + those of the pooled players before it, its
+        slots left), starting from the slots of the pooled players no group tracks, dealt those
+        by a multinomial. Chained along the dims, as a state's sums so far decide its factor.
+
+        A free card at a player divides, by the free cards (at a direct player: its missing
+        of them over all) and by the pool (at a pooled one: the free cards sent to the pool over
+        all, then the player's slots left over the pool). So its weights here are whole numbers
+        times a divisor, ``free`` or ``free * lcm(pools)``, which ``free_cards`` divides out at
+        the end: exactly, but modulo 2**(64 - v), 2**v the divisor's power of 2
+        (``_Forward.lost``)."""
+        model, plan, box = self.model, self.plan, self.plan.final
+        free = len(model.free)
+        picks0 = sum(len(g.cards) for g in model.groups)
+        top = sum(model.slots) + 2
+        table = binomials((WRAP,), top)[0]  # C(n, k) at [n, k]
+        untracked = [model.slots[p] for p in range(len(model.players)) if plan.pool >> p & 1 and p not in plan.dim]
+        dealt = math.factorial(sum(untracked)) // math.prod(math.factorial(s) for s in untracked)
+        weight = np.full(1, wrapped(dealt), dtype=np.int64)
+        missing = np.zeros(1, dtype=np.int64)  # the free cards the direct players take, so far
+        pool = np.full(1, sum(untracked), dtype=np.int64)  # the pool's cards, so far
+        sum_all = np.zeros(1, dtype=np.int64)
+        values: list[Array] = []
+        for t, p in enumerate(plan.tracked):
+            e = np.arange(box.extents[t], dtype=np.int64) + box.low[t]
+            x = model.slots[p] - e
+            ok = x >= 0
+            if t == box.last:
+                ok &= np.arange(box.extents[t]) < box.ranges[t]
+            values.append(x)
+            x = np.clip(x, 0, top)
+            direct = bool(plan.direct >> p & 1)
+            so_far = (missing if direct else pool)[:, None] + x[None, :]
+            factor = np.where(ok[None, :], table[np.clip(so_far, 0, top), x[None, :]], 0)
+            weight = (weight[:, None] * factor).reshape(-1)
+            if direct:
+                missing, pool = so_far.reshape(-1), np.repeat(pool, len(x))
+            else:
+                missing, pool = np.repeat(missing, len(x)), so_far.reshape(-1)
+            sum_all = (sum_all[:, None] + e[None, :]).reshape(-1)
+        ok_all = (sum_all <= picks0) & (missing <= free)  # (no state takes more cards than there are)
+        del sum_all
+        weight *= np.where(ok_all, table[free, np.clip(missing, 0, top)], 0)
+        weight = weight[None, :]
+        if not free:
+            return weight, {}
+        per_player: dict[int, tuple[Array, Array, int]] = {}
+        share: Array | None = None
+        lcm = 1
+        for t, p in enumerate(plan.tracked):
+            if plan.direct >> p & 1:
+                per_player[p] = (weight, np.clip(values[t], 0, None)[None, :], free)
+                continue
+            if share is None:
+                # W * (free - missing) / free * 1 / pool, times free * lcm(pools): whole.
+                lo, hi = max(1, int(pool.min())), max(1, int(pool.max()))
+                lcm = math.lcm(*range(lo, hi + 1))
+                ratio = np.array([0] + [wrapped(lcm // q) for q in range(1, hi + 1)], dtype=np.int64)
+                share = weight * ((free - missing) * ratio[np.clip(pool, 0, hi)])[None, :]
+            per_player[p] = (share, np.clip(values[t], 0, None)[None, :], free * lcm)
         return weight, per_player
 
     def _along(self, a: Array, base: Array, scales: dict[int, Array]) -> dict[int, Array]:
@@ -1428,14 +1535,13 @@ class _Engine:
         box = self.plan.final
         k, d = len(a), len(box.extents)
         column = self.column[:k]
-        both = a * base[:k]  # both factors are reduced
-        both %= column
+        both = self._rem(a * base[:k], column)  # both factors are reduced
         both = both.reshape(k, *box.extents)
         out: dict[int, Array] = {}
         for t, scale in scales.items():
             others = tuple(u + 1 for u in range(d) if u != t)
-            marginal = both.sum(axis=others) % column  # below box size * p
-            out[t] = np.asarray((marginal * scale[:k] % column).sum(axis=1) % self.p[:k], dtype=np.int64)
+            marginal = self._rem(both.sum(axis=others), column)  # below box size * p
+            out[t] = np.asarray(self._rem(self._rem(marginal * scale[:k], column).sum(axis=1), self.p[:k]))
         return out
 
     # -- the passes
@@ -1468,12 +1574,14 @@ class _Engine:
             a = self._resize(a, plan.work[g], plan.after[g])
             box = plan.after[g]
         weight, per_player = self._weights()
+        divisors = {d for _, _, d in per_player.values()}
+        lost = max(((d & -d).bit_length() - 1 for d in divisors), default=0)
         # A slice of the states at a time (a piece of the whole is as big as the final box).
         total = np.zeros(self.k, dtype=np.int64)
         for lo in range(0, a.shape[1], _SLICE):
-            part = self._dot(bit_pieces(a[:, lo : lo + _SLICE], self.piece), weight[:, lo : lo + _SLICE], plan.final)
-            total = (total + part) % self.p
-        return total, _Forward(total, before, ahead, weight, per_player, a)
+            part = self._dot(self._pieces(a[:, lo : lo + _SLICE]), weight[:, lo : lo + _SLICE], plan.final)
+            total = self._rem(total + part, self.p)
+        return total, _Forward(total, before, ahead, weight, per_player, a, lost)
 
     def primes_from(self, lo: int, hi: int) -> _Engine:
         """This engine for its primes lo to hi - 1 alone: the plan and what was made of it shared,
@@ -1484,6 +1592,8 @@ class _Engine:
         one.k = len(one.primes)
         one.p = self.p[lo:hi]
         one.column = one.p[:, None]
+        one.wrap = one.primes == [WRAP]
+        assert one.wrap or WRAP not in one.primes, "2**64 goes in an engine of its own"
         one.live = {}
         return one
 
@@ -1492,12 +1602,12 @@ class _Engine:
         final states and the free card's weights are let go (the way back needs neither)."""
         found: dict[tuple[Card, int], Array] = {}
         # Players share one of two bases (the weights, or the pool's share of them).
-        bases = {id(base): base for base, _ in forward.per_player.values()}
-        for key, base in bases.items():
-            players = {self.plan.dim[p]: p for p, (b, _) in forward.per_player.items() if id(b) == key}
+        bases = {id(base): (base, d) for base, _, d in forward.per_player.values()}
+        for key, (base, divisor) in bases.items():
+            players = {self.plan.dim[p]: p for p, (b, _, _) in forward.per_player.items() if id(b) == key}
             scales = {t: forward.per_player[p][1] for t, p in players.items()}
             for t, ways in self._along(forward.last[:k], base, scales).items():
-                found[(self.model.free[0], players[t])] = ways
+                found[(self.model.free[0], players[t])] = _divided(ways, divisor) if divisor > 1 else ways
         forward.per_player, forward.last = {}, np.zeros((0, 0), dtype=np.int64)  # (a slice would keep it)
         return found
 
@@ -1588,7 +1698,7 @@ class _Engine:
                 del b, ahead  # (else they stay alive while the next term is walked)
 
         out = self._sum(walked_back(), sum(abs(coef) for (coef, _), _ in terms))
-        found.update({key: v % p for key, v in sums.items()})
+        found.update({key: self._rem(np.asarray(v), p) for key, v in sums.items()})
         return out
 
     def _ahead(
@@ -1650,7 +1760,7 @@ class _Engine:
         before the group at s times the ways to go on from s + v."""
         kinds = self.model.groups[g].kinds
         odds = self._odds_polys(g)
-        ways = (sums @ odds.table) % self.p[: len(sums), None]  # each column's |coefficients| < 2**31
+        ways = self._rem(sums @ odds.table, self.p[: len(sums), None])  # each column's |coefficients| < 2**31
         for j, (i, q) in enumerate(odds.which):
             found[(kinds[i][0], q)] = ways[:, j]
 
@@ -1672,9 +1782,9 @@ class _Engine:
         moved = np.take(padded, self._targets(sparse.live, sparse.coords, box, keys), axis=1)
         sums = np.zeros((k, len(keys)), dtype=np.int64)
         scales = self._scales(k)
-        for j, piece in enumerate(bit_pieces(start[:, sparse.live], self.piece)):
-            part = np.einsum("kn,kun->ku", piece, moved) % p[:, None]
-            sums = (sums + part * scales[j][:, None]) % p[:, None]
+        for j, piece in enumerate(self._pieces(start[:, sparse.live])):
+            part = self._rem(np.einsum("kn,kun->ku", piece, moved), p[:, None])
+            sums = self._rem(sums + part * scales[j][:, None], p[:, None])
         self._odds_from_sums(g, sums, found)
         if sparse.needed is None:
             return self._adjoint(after, box, keep, sparse.poly)
@@ -1683,7 +1793,9 @@ class _Engine:
         at = _flat(sparse.needed, box)
         where = self._targets(at, sparse.needed, box, [key for key, _ in sparse.poly])
         out = np.zeros((k, keep.size), dtype=np.int64)
-        out[:, _flat(sparse.needed, keep)] = np.einsum("u,kun->kn", coefs, np.take(padded, where, axis=1)) % p[:, None]
+        out[:, _flat(sparse.needed, keep)] = self._rem(
+            np.einsum("u,kun->kn", coefs, np.take(padded, where, axis=1)), p[:, None]
+        )
         return out
 
     def _adjoint(self, after: Array, box: _Box, keep: _Box, poly: Poly) -> Array:
@@ -1709,6 +1821,18 @@ class _Engine:
 
 
 _BLOCK = 1 << 15  # the most states the odds' products are summed over at once (``_dots``)
+
+
+def _divided(x: Array, divisor: int) -> Array:
+    """``y`` modulo 2**(64 - v), from ``x`` = ``divisor * y`` modulo 2**64 (``y`` a whole number,
+    2**v the divisor's power of 2): its odd part has an inverse, its power of 2 takes as many
+    bits off the top."""
+    v = (divisor & -divisor).bit_length() - 1
+    odd = pow(divisor >> v, -1, WRAP)
+    y = (x.view(np.uint64) >> np.uint64(v)).view(np.int64) * np.int64(wrapped(odd))
+    if v:
+        y &= (1 << (64 - v)) - 1
+    return y
 
 
 def _blocked_dot(h: Array, b: Array, extents: Sequence[int], t: int, p: Array) -> Array:
