@@ -7,12 +7,13 @@ integers; the counters work modulo a few primes below 2**31 (a product of two re
 62 bits), as many as it takes for their product to exceed a bound on the result, and the exact
 integer comes back by the Chinese remainder theorem. The fold and the book-by-book count also
 work modulo 2**64 (``WRAP``), which int64's own wrapping computes, on their big boxes: in whole
-numbers (``binomials``), what little divides taken out at the end.
+numbers (``binomials``), with what little divides taken out at the end.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from functools import cache
 
@@ -76,12 +77,13 @@ def fit_bound(slots: Sequence[int], masks: Sequence[int]) -> int:
     def log_factorial(n: int) -> float:
         return math.lgamma(n + 1) / math.log(2)
 
-    rows = [sum(s for i, s in enumerate(slots) if m >> i & 1) for m in masks]
-    columns = [sum(1 for m in masks if m >> i & 1) for i in range(len(slots))]
-    if 0 in rows or any(a == 0 < s for a, s in zip(columns, slots, strict=True)):
+    alike = Counter(masks)  # (a few distinct masks: each row's ones counted once)
+    rows = {m: sum(s for i, s in enumerate(slots) if m >> i & 1) for m in alike}
+    columns = [sum(k for m, k in alike.items() if m >> i & 1) for i in range(len(slots))]
+    if 0 in rows.values() or any(a == 0 < s for a, s in zip(columns, slots, strict=True)):
         return bound
     below = sum(log_factorial(s) for s in slots)
-    by_rows = sum(log_factorial(r) / r for r in rows)
+    by_rows = sum(k * log_factorial(rows[m]) / rows[m] for m, k in alike.items())
     by_columns = sum(s * log_factorial(a) / a for a, s in zip(columns, slots, strict=True) if s)
     bits = min(by_rows, by_columns) - below + 1e-6
     return bound if bits >= 1000 else min(bound, math.ceil(2.0**bits))

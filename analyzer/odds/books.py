@@ -876,14 +876,14 @@ class BookCount:
             return 0, {}
         if not self.fits:
             raise TooLarge(f"{self.biggest:,} states book by book")
-        # Big boxes go a modulus a run, and count modulo 2**64 first: 64 bits a row where a prime
-        # gives 31, and nothing to reduce.
+        # From ``_WRAP_FROM`` states, 2**64 first, in a run of its own: 64 bits a row where a prime
+        # gives 31, and nothing to reduce. The primes go as many a run as ``_run_primes`` says.
         sequence = (WRAP, *PRIMES) if self.biggest >= _WRAP_FROM else PRIMES
         moduli = primes_for(model.bound, sequence)
         # (and a modulus spare, for odds that need more than the count: ``_Forward.lost``)
         engine = _Engine(plan, [*moduli, *sequence[len(moduli) : len(moduli) + 1]], self.routes, rows=len(moduli))
-        step = _run_primes(self.biggest, len(moduli))
         first = 1 if moduli[0] == WRAP else 0
+        step = _run_primes(self.biggest, len(moduli) - first)
         spans = [(0, 1)] * first + [(r, min(r + step, len(moduli))) for r in range(first, len(moduli), step)]
         totals: list[Array] = []
         runs: list[tuple[_Engine, _Forward, dict[tuple[Card, int], Array]]] = []
@@ -909,7 +909,8 @@ class BookCount:
         odds_moduli = [WRAP >> lost if q == WRAP else q for q in engine.primes]
         k = len(primes_for(deals, odds_moduli))
         if k > len(moduli):
-            forward(len(moduli), k)
+            spare = forward(len(moduli), k)
+            assert int(spare[0]) == deals % engine.primes[-1], "the spare prime counts the same deals"
         counted: list[tuple[int, dict[tuple[Card, int], Array]]] = []
         ends = list(itertools.accumulate(one.k for one, _, _ in runs))
         del runs[sum(1 for end in ends if end < k) + 1 :]  # (the moduli past those)
@@ -984,7 +985,7 @@ class _Engine:
     Arrays are (primes, states). Moving the last dim by one is a move by one in memory (its pad
     is kept zero); moving another is a slice of a 4-d view (primes, before, dim, after).
     Values are reduced modulo the primes only as often as needed to stay clear of overflow; an
-    engine modulo 2**64 (``wrap``) reduces nothing, and its dot products take no pieces.
+    engine modulo 2**64 (``wrap``) reduces nothing, and its dot products take one piece, the array itself.
     """
 
     def __init__(self, plan: _Plan, primes: Sequence[int], routes: Routes, rows: int | None = None) -> None:
@@ -997,7 +998,7 @@ class _Engine:
         # memory for the way back is budgeted for: all of them, whichever an engine counts.
         self.rows = self.k if rows is None else rows
         # Modulo 2**64 (``WRAP``, in an engine of its own: ``primes_from``) nothing is reduced:
-        # int64 wraps. Its row of ``p`` holds 0, never read.
+        # int64 wraps. Its row of ``p`` holds 0, never used as a modulus (``_rem``).
         self.wrap = self.primes == [WRAP]
         self.p = np.array([0 if q == WRAP else q for q in primes], dtype=np.int64)
         self.column = self.p[:, None]
@@ -1204,15 +1205,15 @@ class _Engine:
 
     def _scales(self, k: int) -> Array:
         """Per piece j (rows) and prime (columns): 2 ** (j * piece) modulo the prime, to add up
-        sums made piece by piece."""
+        sums made piece by piece (modulo 2**64, ones: a piece, the array itself)."""
         if self.wrap:
             return np.ones((1, k), dtype=np.int64)
         return np.array([[(1 << (j * self.piece)) % q for q in self.primes[:k]] for j in range(-(-31 // self.piece))])
 
-    def _pieces(self, f: Array) -> list[Array]:
+    def _pieces(self, f: Array) -> Iterator[Array]:
         """A reduced array split in pieces of ``piece`` bits, so that no dot product overflows
-        (modulo 2**64, overflow is the reduction: one piece, ``f`` itself)."""
-        return [f] if self.wrap else list(bit_pieces(f, self.piece))
+        (modulo 2**64, overflow is the reduction: one piece, ``f`` itself), made as they are used."""
+        return iter([f]) if self.wrap else bit_pieces(f, self.piece)
 
     def _dots(self, f: Array, b: Array, box: _Box, ts: Sequence[int]) -> list[Array]:
         """``_dot(_pieces(f), b, box, t)`` for each t: ``f`` (reduced) in two pieces of 16 bits,
@@ -1525,11 +1526,14 @@ class _Engine:
                 per_player[p] = (weight, np.clip(values[t], 0, None)[None, :], free)
                 continue
             if share is None:
-                # W * (free - missing) / free * 1 / pool, times free * lcm(pools): whole.
-                lo, hi = max(1, int(pool.min())), max(1, int(pool.max()))
-                lcm = math.lcm(*range(lo, hi + 1))
-                ratio = np.array([0] + [wrapped(lcm // q) for q in range(1, hi + 1)], dtype=np.int64)
-                share = weight * ((free - missing) * ratio[np.clip(pool, 0, hi)])[None, :]
+                # W * (free - missing) / free * 1 / pool, times free * lcm(pools): whole. The
+                # pools of the states that send the pool a free card, alone: fewer bits lost.
+                sending = (weight[0] != 0) & (missing < free)
+                pools = np.flatnonzero(np.bincount(pool[sending], minlength=1)).tolist()
+                lcm = math.lcm(*pools)  # (pools are at least the free cards sent: never 0)
+                ratio = np.zeros(max(pools, default=0) + 1, dtype=np.int64)
+                ratio[pools] = [wrapped(lcm // q) for q in pools]
+                share = weight * np.where(sending, (free - missing) * ratio[np.clip(pool, 0, len(ratio) - 1)], 0)
             per_player[p] = (share, np.clip(values[t], 0, None)[None, :], free * lcm)
         return weight, per_player
 
@@ -1554,6 +1558,7 @@ class _Engine:
     def forward(self, odds: bool) -> tuple[Array, _Forward]:
         """The count of fitting deals modulo each prime, and what the way back needs (with
         ``odds``; else the counts before each group are not kept)."""
+        assert self.wrap or WRAP not in self.primes, "2**64 goes in an engine of its own"
         plan, model = self.plan, self.model
         a = np.zeros((self.k, plan.start.size), dtype=np.int64)
         a[:, 0] = 1
@@ -1603,8 +1608,9 @@ class _Engine:
         return one
 
     def free_cards(self, forward: _Forward, k: int) -> dict[tuple[Card, int], Array]:
-        """The deals with a free card at each tracked player, modulo the first k primes; then the
-        final states and the free card's weights are let go (the way back needs neither)."""
+        """The deals with a free card at each tracked player, modulo the first k moduli (the row of
+        2**64 modulo 2**(64 - v): ``_divided``); then the final states and the free card's weights
+        are let go (the way back needs neither)."""
         found: dict[tuple[Card, int], Array] = {}
         # Players share one of two bases (the weights, or the pool's share of them).
         bases = {id(base): (base, d) for base, _, d in forward.per_player.values()}
@@ -1618,7 +1624,8 @@ class _Engine:
 
     def backward(self, forward: _Forward, k: int) -> dict[tuple[Card, int], Array]:
         """The deals with each kind of card at each player but the free cards (``free_cards``),
-        modulo the first k primes."""
+        modulo the first k moduli."""
+        assert self.wrap or WRAP not in self.primes, "2**64 goes in an engine of its own"
         plan = self.plan
         before, ahead, weight, total = forward.before, forward.ahead, forward.weight, forward.total
         found: dict[tuple[Card, int], Array] = {}
@@ -1755,7 +1762,7 @@ class _Engine:
         box = self.plan.work[g]
         keys = self._odds_keys(g)
         if keys:
-            pieces = np.stack(self._pieces(start))
+            pieces = np.stack(list(self._pieces(start)))
             self._odds_from_sums(g, np.stack([self._correlate(pieces, after, box, v) for v in keys], axis=1), found)
         return self._apply(after, box, self.back_polys[g], back=True)
 
