@@ -1397,15 +1397,10 @@ class _Engine:
         picks0 = sum(len(g.cards) for g in model.groups)  # picks = picks0 - all
         to_pool0 = free - sum(model.slots[p] for p in plan.tracked if plan.direct >> p & 1)  # + direct
         fact, inv, reciprocal = stacked_tables(self.primes, top)
-        # Per dim t: the exponents, and 1 / (slots - exponent)! (zero past the slots or in the pad).
+        # Per dim t: the slots left, and 1 / (slots - exponent)! (zero past the slots or in the pad).
         values: list[Array] = []
         factors: list[Array] = []
-        for t, p in enumerate(plan.tracked):
-            e = np.arange(box.extents[t], dtype=np.int64) + box.low[t]
-            x = model.slots[p] - e
-            ok = x >= 0
-            if t == box.last:
-                ok &= np.arange(box.extents[t]) < box.ranges[t]
+        for _, _, x, ok in self._final_dims():
             values.append(x)
             factors.append(np.where(ok, inv[:, np.clip(x, 0, top)], 0))
         const = np.ones(k, dtype=np.int64)
@@ -1468,6 +1463,19 @@ class _Engine:
             per_player[p] = (base, scale, 1)  # the weight is base times scale along dim t
         return weight, per_player
 
+    def _final_dims(self) -> Iterator[tuple[int, Array, Array, npt.NDArray[np.bool_]]]:
+        """Per dim of the final box, in order: its player, the exponents along it, the player's
+        slots left (slots - exponent), and which of those are states (not past the slots, nor
+        the last dim's pad)."""
+        box = self.plan.final
+        for t, p in enumerate(self.plan.tracked):
+            e = np.arange(box.extents[t], dtype=np.int64) + box.low[t]
+            x = self.model.slots[p] - e
+            ok = x >= 0
+            if t == box.last:
+                ok &= np.arange(box.extents[t]) < box.ranges[t]
+            yield p, e, x, ok
+
     def _whole_weights(self) -> tuple[Array, dict[int, tuple[Array, Array, int]]]:
         """``_weights`` modulo 2**64, in whole numbers: a multinomial is dealt out a player at a
         time as binomials (sums alone: ``arithmetic.binomials``). The free cards: C(free, M), M
@@ -1483,7 +1491,7 @@ class _Engine:
         times a divisor, ``free`` or ``free * lcm(pools)``, which ``free_cards`` divides out at
         the end: exactly, but modulo 2**(64 - v), 2**v the divisor's power of 2
         (``_Forward.lost``)."""
-        model, plan, box = self.model, self.plan, self.plan.final
+        model, plan = self.model, self.plan
         free = len(model.free)
         picks0 = sum(len(g.cards) for g in model.groups)
         top = sum(model.slots) + 2
@@ -1495,12 +1503,7 @@ class _Engine:
         pool = np.full(1, sum(untracked), dtype=np.int64)  # the pool's cards, so far
         sum_all = np.zeros(1, dtype=np.int64)
         values: list[Array] = []
-        for t, p in enumerate(plan.tracked):
-            e = np.arange(box.extents[t], dtype=np.int64) + box.low[t]
-            x = model.slots[p] - e
-            ok = x >= 0
-            if t == box.last:
-                ok &= np.arange(box.extents[t]) < box.ranges[t]
+        for p, e, x, ok in self._final_dims():
             values.append(x)
             x = np.clip(x, 0, top)
             direct = bool(plan.direct >> p & 1)
