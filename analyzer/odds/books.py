@@ -1497,8 +1497,7 @@ class _Engine:
         top = sum(model.slots) + 2
         table = binomials((WRAP,), top)[0]  # C(n, k) at [n, k]
         untracked = [model.slots[p] for p in range(len(model.players)) if plan.pool >> p & 1 and p not in plan.dim]
-        dealt = math.factorial(sum(untracked)) // math.prod(math.factorial(s) for s in untracked)
-        weight = np.full(1, wrapped(dealt), dtype=np.int64)
+        weight = np.full(1, wrapped(deal_bound(untracked)), dtype=np.int64)  # (their multinomial)
         missing = np.zeros(1, dtype=np.int64)  # the free cards the direct players take, so far
         pool = np.full(1, sum(untracked), dtype=np.int64)  # the pool's cards, so far
         sum_all = np.zeros(1, dtype=np.int64)
@@ -1587,8 +1586,7 @@ class _Engine:
             a = self._resize(a, plan.work[g], plan.after[g])
             box = plan.after[g]
         weight, per_player = self._weights()
-        divisors = {d for _, _, d in per_player.values()}
-        lost = max(((d & -d).bit_length() - 1 for d in divisors), default=0)
+        lost = max((_twos(d) for _, _, d in per_player.values()), default=0)
         # A slice of the states at a time (a piece of the whole is as big as the final box).
         total = np.zeros(self.k, dtype=np.int64)
         for lo in range(0, a.shape[1], _SLICE):
@@ -1838,11 +1836,16 @@ class _Engine:
 _BLOCK = 1 << 15  # the most states the odds' products are summed over at once (``_dots``)
 
 
+def _twos(n: int) -> int:
+    """The power of 2 in ``n`` (v where 2**v divides it and 2**(v + 1) does not)."""
+    return (n & -n).bit_length() - 1
+
+
 def _divided(x: Array, divisor: int) -> Array:
     """``y`` modulo 2**(64 - v), from ``x`` = ``divisor * y`` modulo 2**64 (``y`` a whole number,
     2**v the divisor's power of 2): its odd part has an inverse, its power of 2 takes as many
     bits off the top."""
-    v = (divisor & -divisor).bit_length() - 1
+    v = _twos(divisor)
     odd = pow(divisor >> v, -1, WRAP)
     y = (x.view(np.uint64) >> np.uint64(v)).view(np.int64) * np.int64(wrapped(odd))
     if v:
