@@ -17,6 +17,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import itertools
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -299,6 +300,8 @@ def _seen(result: R, each: Callable[[R], None] | None) -> R:
 
 def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it ends the workers
+    # A worker a core already: its counts take no threads of their own (``odds.parallel``).
+    os.environ["HALFSUIT_THREADS"] = "1"
 
 
 _WAKE = 0.1  # seconds between looks at pending signals while waiting for workers

@@ -15,7 +15,7 @@ import pytest
 from analyzer import knowledge
 from analyzer.cards import Card, DeckKind, make_deck, parse_card
 from analyzer.knowledge import PUBLIC, Position, Requirement
-from analyzer.odds import Counter, Routes, TooLarge, arithmetic, card_odds, card_ways, count_deals, route
+from analyzer.odds import Counter, Routes, TooLarge, arithmetic, card_odds, card_ways, count_deals, parallel, route
 from analyzer.odds import folds as folds_module
 from analyzer.odds.arithmetic import PRIMES
 from analyzer.odds.folds import FoldCount
@@ -555,6 +555,7 @@ def test_a_run_takes_as_many_primes_as_keep_its_biggest_box_small(monkeypatch: p
     more: four and two make the same runs here), the third prime counts the deals alone. Runs of
     two and runs of one give the same deals and odds, and each run takes the moduli it was given.
     With room in memory for two a run alone, two."""
+    monkeypatch.setenv(parallel.THREADS, "1")  # (one run after another, in the order they go)
     pos = _jokers_22()
     most = max(step.states for step in FoldCount(pos).steps)
     assert most > folds_module._APART
@@ -590,6 +591,7 @@ def test_runs_of_two_primes_take_the_primes_missing_when_the_guess_falls_short(
     """A guess of the deals far too low (one modulus, 2**64): it takes the odds, the primes count
     the deals alone two a run, then the primes the deals need take the odds, two a run. The odds
     are the book-by-book count's."""
+    monkeypatch.setenv(parallel.THREADS, "1")  # (one run after another, in the order they go)
     monkeypatch.setattr(folds_module, "_MARGIN", -300)
     monkeypatch.setattr(folds_module, "_APART", 1)  # (a quick view, as a big one)
     pos = knowledge.position(_probing(8, DeckKind.STANDARD), 12, PUBLIC)
@@ -621,6 +623,7 @@ def test_the_odds_take_the_primes_the_deals_need_however_the_guess_falls(
     """On big boxes, the moduli a guess of the deals needs take the odds and the others count
     the deals alone; a guess too low takes the moduli missing once the deals are known, one too
     high takes them all. The odds are the same every way."""
+    monkeypatch.setenv(parallel.THREADS, "1")  # (one run after another, in the order they go)
     monkeypatch.setattr(folds_module, "_MARGIN", margin)
     monkeypatch.setattr(folds_module, "_APART", 1)  # (a quick view, as a big one)
     monkeypatch.setattr(folds_module, "_RUN_STATES", 1)  # (one prime a run)

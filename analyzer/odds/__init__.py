@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from ..cards import Card
 from ..knowledge import Position
 from ..solver import NoFit, solve
+from . import parallel
 from .routes import DEFAULT, Counter, Routes, TooLarge
 
 if TYPE_CHECKING:
@@ -172,6 +173,7 @@ def _too_large(pos: Position, detail: str) -> str:
 def _count(pos: Position, odds: bool, routes: Routes) -> tuple[int, dict[Card, dict[str, int]]]:
     from .boards import Board
 
+    parallel.threads()  # (``HALFSUIT_THREADS`` set wrong is an error of every count, not the big ones' alone)
     counter = _counter(pos, odds, routes)
     try:  # (a forced counter may be past its memory bound: its run says by how much)
         return counter.count(odds) if isinstance(counter, Board) else counter.run(odds)

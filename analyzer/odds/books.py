@@ -51,13 +51,14 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 
 import numpy as np
 import numpy.typing as npt
 
 from ..cards import Card
 from ..knowledge import Position
+from . import parallel
 from .arithmetic import (
     PRIMES,
     WRAP,
@@ -885,22 +886,23 @@ class BookCount:
         first = 1 if moduli[0] == WRAP else 0
         step = _run_primes(self.biggest, len(moduli) - first)
         spans = [(0, 1)] * first + [(r, min(r + step, len(moduli))) for r in range(first, len(moduli), step)]
-        totals: list[Array] = []
-        runs: list[tuple[_Engine, _Forward, dict[tuple[Card, int], Array]]] = []
 
-        def forward(lo: int, hi: int) -> Array:
+        def forward(lo: int, hi: int) -> tuple[Array, _Ran | None]:
             one = engine.primes_from(lo, hi)
             total, ahead = one.forward(odds)
             one.live = {}  # (the way back finds them again for the moduli it needs)
-            if odds:
-                # The free cards at once: that lets go of what only they need (the final states
-                # and the pool's share of their weights) before the next run's way forward.
-                runs.append((one, ahead, one.free_cards(ahead, one.k)))
-            return total
+            # The free cards at once: that lets go of what only they need (the final states and
+            # the pool's share of their weights) before the next run's way forward.
+            return total, (one, ahead, one.free_cards(ahead, one.k)) if odds else None
 
-        for lo, hi in spans:
-            totals.append(forward(lo, hi))
-        deals = _crt(np.concatenate(totals), moduli)
+        # The runs at once, in threads (``parallel``), the primes' first (2**64's has nothing to
+        # reduce), on big boxes alone.
+        workers = min(parallel.threads(), len(spans)) if self.biggest >= _WRAP_FROM else 1
+        weights = [1.0 if (lo, hi) == (0, first) else 1.2 * (hi - lo) for lo, hi in spans]
+        done = parallel.run_all([partial(forward, lo, hi) for lo, hi in spans], workers, weights)
+        deals = _crt(np.concatenate([total for total, _ in done]), moduli)
+        runs = [ran for _, ran in done if ran is not None]
+        del done
         if not odds or deals == 0:
             return deals, {}
         # Every count from here on is at most ``deals``: fewer moduli will do (2**64 with the
@@ -909,22 +911,33 @@ class BookCount:
         odds_moduli = [WRAP >> lost if q == WRAP else q for q in engine.primes]
         k = len(primes_for(deals, odds_moduli))
         if k > len(moduli):
-            spare = forward(len(moduli), k)
+            spare, ran = forward(len(moduli), k)
             assert int(spare[0]) == deals % engine.primes[-1], "the spare prime counts the same deals"
-        counted: list[tuple[int, dict[tuple[Card, int], Array]]] = []
+            assert ran is not None
+            runs.append(ran)
         ends = list(itertools.accumulate(one.k for one, _, _ in runs))
-        del runs[sum(1 for end in ends if end < k) + 1 :]  # (the moduli past those)
-        for r in range(len(runs)):
-            one, ahead, free = runs.pop(0)  # (its forward pass let go of once gone back through)
+        waiting = dict(enumerate(runs[: sum(1 for end in ends if end < k) + 1]))  # (not the moduli past those)
+        del runs
+
+        def backward(r: int) -> tuple[int, dict[tuple[Card, int], Array]]:
+            one, ahead, free = waiting.pop(r)  # (its forward pass let go of once gone back through)
             use = min(one.k, k - (ends[r] - one.k))
             ways = {key: got[:use] for key, got in free.items()}
-            counted.append((use, ways | one.primes_from(0, use).backward(ahead, use)))
+            return use, ways | one.primes_from(0, use).backward(ahead, use)
+
+        heavy = [1.0 if one.wrap else 1.2 * one.k for one, _, _ in waiting.values()]
+        counted = parallel.run_all([partial(backward, r) for r in waiting], workers, heavy)
         # Where moduli went different ways through a group (their states not zero differ), a
         # pair one of them left out is a pair no deal has: zero.
         keys = set().union(*(ways for _, ways in counted))
         nothing = {use: np.zeros(use, dtype=np.int64) for use, _ in counted}
         found = {key: np.concatenate([ways.get(key, nothing[use]) for use, ways in counted]) for key in keys}
         return deals, _shares(model, plan, deals, found, odds_moduli[:k])
+
+
+# With the odds, what a run's way forward leaves for its way back (``BookCount.run``): its engine,
+# its forward pass, and the deals with a free card at each tracked player.
+_Ran = tuple["_Engine", "_Forward", dict[tuple[Card, int], Array]]
 
 
 def _run_primes(biggest: int, k: int) -> int:

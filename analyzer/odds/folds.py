@@ -61,14 +61,14 @@ import itertools
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 
 import numpy as np
 import numpy.typing as npt
 
 from ..cards import Card
 from ..knowledge import Position
-from . import monomials
+from . import monomials, parallel
 from .arithmetic import (
     PRIMES,
     WRAP,
@@ -95,12 +95,14 @@ _RUN_STATES = 1 << 20  # a run takes as many primes at once as keep its biggest 
 _UNTOUCHED = -2  # the forward family of a card forced onto a player no group concerns
 _MARGIN = 4  # bits over the guess of the deals (``_Model.likely_bits``) planned for
 _MULTIPLY_FROM = 1 << 20  # a group whose card factors take this many steps of a box is multiplied out
+_THREADS_MEMORY = 2  # runs in threads hold up to this many times the memory bound at once
 _COPY_WEIGHT = 1.5  # a state of a monomial's shifted copy, in steps of a card factor
 _MONOMIAL_STEPS = 4000  # a monomial's numpy calls, in steps of a card factor
 
 
 Form = tuple[bool, int]  # (complement form?, the players its factor singles out)
 Pieces = tuple[int, list[Array]]  # bits per piece, the pieces highest first
+_Counted = tuple[Array, dict[Card, dict[str, Array]]]  # a run's deals, and its odds per card (``_Run.count``)
 _Slices = tuple[slice, ...]
 _LEAD = (slice(None),) * 3  # the family, the prime, the total
 
@@ -927,8 +929,16 @@ class FoldCount:
 
     @property
     def biggest(self) -> int:
-        """About the most array elements the count holds at once, a run taking ``chunk`` primes."""
-        return self._biggest(self.chunk)
+        """About the most array elements the count holds at once: ``workers`` runs of ``chunk``
+        primes each."""
+        return self._biggest(self.chunk * self.workers)
+
+    @property
+    def fits(self) -> bool:
+        """Whether the count stays within the memory bound, a run at a time: eight times
+        ``Routes.max_states`` array elements (the book-by-book count's bound is in states of a
+        box, each of a few rows). Runs in threads (``workers``) may hold twice that at once."""
+        return self._biggest(self.chunk) <= self.routes.max_states * 8
 
     def _biggest(self, rows: int) -> int:
         """About the most array elements the count holds at once, a run taking ``rows`` primes:
@@ -968,22 +978,34 @@ class FoldCount:
     @cached_property
     def chunk(self) -> int:
         """How many moduli a run takes at once (``run``): every one on small boxes (``apart``);
-        on big ones, as many as keep the biggest box within ``_RUN_STATES`` states and the
-        arrays within the memory bound (``fits``), one at least; 2**64 always goes alone. A run
-        makes the same numpy calls whatever its moduli, each on arrays a row per modulus (these
-        figures from before 2**64, with primes alone): on four slow probing views (boxes
-        of 81,000 to 423,360 states), runs of two or four primes took 0.75 to 0.86 of the time of
-        runs of one, but four primes on the biggest (1.7 million states an array) 1.09 times."""
+        on big ones going in threads (``workers``), one, so that the runs share the cores evenly;
+        else as many as keep the biggest box within ``_RUN_STATES`` states and the arrays within
+        the memory bound (``fits``), one at least; 2**64 always goes alone. A run makes the same
+        numpy calls whatever its moduli, each on arrays a row per modulus (these figures from
+        before 2**64, with primes alone): on four slow probing views (boxes of 81,000 to 423,360
+        states), runs of two or four primes took 0.75 to 0.86 of the time of runs of one, but
+        four primes on the biggest (1.7 million states an array) 1.09 times."""
         if not self.apart:
             return len(self.moduli)
-        room = self.routes.max_states * 8 // max(1, self._biggest(1))
-        return max(1, min(len(self.moduli), _RUN_STATES // self.most_states, room))
+        if self.workers > 1:
+            return 1
+        return max(1, min(len(self.moduli), _RUN_STATES // self.most_states, self._room))
 
-    @property
-    def fits(self) -> bool:
-        """Whether the count stays within the memory bound: eight times ``Routes.max_states``
-        array elements (the book-by-book count's bound is in states of a box, each of a few rows)."""
-        return self.biggest <= self.routes.max_states * 8
+    @cached_property
+    def workers(self) -> int:
+        """How many runs go at once, each in a thread of its own (``parallel``): on big boxes
+        (``apart``), as many as the threads a count may take, a prime a run, their arrays
+        within ``_THREADS_MEMORY`` times the memory bound; else one."""
+        if not self.apart:
+            return 1
+        room = _THREADS_MEMORY * self.routes.max_states * 8 // max(1, self._biggest(1))
+        return max(1, min(parallel.threads(), room, len(self.moduli)))
+
+    @cached_property
+    def _room(self) -> int:
+        """How many moduli the memory bound allows at once: eight times ``Routes.max_states``
+        elements, over those of one modulus."""
+        return self.routes.max_states * 8 // max(1, self._biggest(1))
 
     # ------------------------------------------------------------ the count
 
@@ -1000,25 +1022,39 @@ class FoldCount:
         moduli = self.moduli
         step = self.chunk
 
-        def runs(these: list[int], odds: bool) -> list[tuple[Array, dict[Card, dict[str, Array]]]]:
+        def spans(these: list[int]) -> list[list[int]]:
             alone = [[q] for q in these[:1] if q == WRAP]  # (2**64 in a run of its own)
             rest = these[len(alone) :]
-            each = alone + [rest[r : r + step] for r in range(0, len(rest), step)]
-            return [_Run(self, these).count(odds) for these in each]
+            return alone + [rest[r : r + step] for r in range(0, len(rest), step)]
+
+        def runs(*batches: tuple[list[int], bool]) -> list[list[_Counted]]:
+            """Per batch of moduli (with the odds or not), its runs: all of them at once, in
+            ``workers`` threads, the longest first (the odds before the deals alone, a row of
+            primes before 2**64's, which has nothing to reduce)."""
+            jobs = [(b, these, odds) for b, (mine, odds) in enumerate(batches) for these in spans(mine)]
+            done = parallel.run_all(
+                [partial(_Run(self, these).count, odds) for _, these, odds in jobs],
+                self.workers,
+                [(6 if odds else 1) * len(these) * (1 if these == [WRAP] else 1.2) for _, these, odds in jobs],
+            )
+            out: list[list[_Counted]] = [[] for _ in batches]
+            for (b, _, _), counted in zip(jobs, done, strict=True):
+                out[b].append(counted)
+            return out
 
         if not odds:
-            return crt(np.concatenate([d for d, _ in runs(moduli, False)]), moduli), {}
+            (counted,) = runs((moduli, False))
+            return crt(np.concatenate([d for d, _ in counted]), moduli), {}
         # The moduli planned for the odds take them, the others count the deals alone (a sixth
         # of the work or less); should the guess of the deals fall short, the moduli missing
         # take the odds once the deals are known.
         k = self.odds_moduli
-        parts = runs(moduli[:k], True)
-        alone = runs(moduli[k:], False)
+        parts, alone = runs((moduli[:k], True), (moduli[k:], False))
         deals = crt(np.concatenate([d for d, _ in parts + alone]), moduli)
         if deals == 0:
             return 0, {}
         need = len(primes_for(deals, self._sequence))
-        parts += runs(moduli[k:need], True)
+        parts += runs((moduli[k:need], True))[0]
         moduli = moduli[: max(k, need)]
         at: dict[Card, dict[str, int]] = {}
         exact: dict[int, dict[str, int]] = {}
