@@ -45,11 +45,14 @@ def test_a_number_of_threads_that_is_not_one_is_a_usage_error(value: str, monkey
         parallel.threads()
 
 
-def test_by_default_a_count_takes_a_thread_a_core(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("cores", "threads"), [(1, 1), (2, 4), (3, 4), (8, 8)])
+def test_by_default_a_count_takes_four_threads_or_one_a_core(
+    cores: int, threads: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """None on one core; else four (more runs than cores share them evenly) or one a core."""
     monkeypatch.delenv(parallel.THREADS, raising=False)
-    assert parallel.threads() >= 1
-    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda _: {0, 1, 2}, raising=False)
-    assert parallel.threads() == 3
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda _: set(range(cores)), raising=False)
+    assert parallel.threads() == threads
 
 
 def test_jobs_give_their_results_in_order_the_heaviest_started_first() -> None:
