@@ -616,14 +616,17 @@ def test_runs_of_two_primes_take_the_primes_missing_when_the_guess_falls_short(
     assert {c: {q: v for q, v in ways[c].items() if v} for c in want} == want
 
 
+@pytest.mark.parametrize("threads", ["1", "3"])
 @pytest.mark.parametrize("margin", [-300, 4, 300])
 def test_the_odds_take_the_primes_the_deals_need_however_the_guess_falls(
-    margin: int, monkeypatch: pytest.MonkeyPatch
+    margin: int, threads: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On big boxes, the moduli a guess of the deals needs take the odds and the others count
     the deals alone; a guess too low takes the moduli missing once the deals are known, one too
-    high takes them all. The odds are the same every way."""
-    monkeypatch.setenv(parallel.THREADS, "1")  # (one run after another, in the order they go)
+    high takes them all. The odds are the same every way, the runs one after another or in
+    threads (where they start in any order, but the moduli missing only once the deals are
+    known)."""
+    monkeypatch.setenv(parallel.THREADS, threads)
     monkeypatch.setattr(folds_module, "_MARGIN", margin)
     monkeypatch.setattr(folds_module, "_APART", 1)  # (a quick view, as a big one)
     monkeypatch.setattr(folds_module, "_RUN_STATES", 1)  # (one prime a run)
@@ -642,13 +645,19 @@ def test_the_odds_take_the_primes_the_deals_need_however_the_guess_falls(
     needed = arithmetic.primes_for(deals, fold._sequence)
     assert len(needed) < len(fold.moduli)  # (the bound is for every count: it asks for more)
     with_odds = [q for q, odds in runs if odds]
+    if threads != "1":
+        assert fold.workers == 3
+        with_odds.sort()
     if margin < 0:  # one modulus guessed: the count in the others, then the odds in those needed
         first, *rest = needed
-        assert runs == [(first, True)] + [(q, False) for q in fold.moduli[1:]] + [(q, True) for q in rest]
+        at_once = [(first, True)] + [(q, False) for q in fold.moduli[1:]]
+        assert sorted(runs[: len(at_once)]) == sorted(at_once)
+        assert sorted(runs[len(at_once) :]) == sorted((q, True) for q in rest)
+        assert threads != "1" or runs == at_once + [(q, True) for q in rest]
     elif margin == 300:
-        assert with_odds == fold.moduli
+        assert with_odds == (fold.moduli if threads == "1" else sorted(fold.moduli))
     else:  # (the guess is within two bits of this view's deals)
-        assert with_odds == needed
+        assert with_odds == (needed if threads == "1" else sorted(needed))
     want_deals, want = _jokers_22_by_books()
     assert deals == want_deals
     assert {c: {q: v for q, v in ways[c].items() if v} for c in want} == want

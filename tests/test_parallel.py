@@ -3,6 +3,9 @@ threads as asked and the memory allows, and errors and interrupts as without the
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -23,7 +26,7 @@ from analyzer.replay import replay
 from cli.main import app
 
 from .fixtures import SHARED
-from .test_folds import _jokers_22
+from .test_folds import _jokers_22, _jokers_22_by_books
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDS = Routes(counter=Counter.FOLDS)
@@ -80,23 +83,99 @@ def test_jobs_give_their_results_in_order_the_heaviest_started_first() -> None:
 
 
 def test_an_error_in_a_job_is_raised_and_the_jobs_not_started_are_dropped() -> None:
+    """The failing job raises once the first of fifty others has started: the error goes on at
+    once, and of the others no more than the one running and one about to start ever run."""
     ran: list[int] = []
+    first = threading.Event()
 
-    def slow_failure() -> int:
-        time.sleep(0.2)
+    def failure() -> int:
+        first.wait(10)
         raise ValueError("a count failed")
 
     def later(k: int) -> Any:
         def run() -> None:
+            first.set()
             time.sleep(0.02)
             ran.append(k)
 
         return run
 
     with pytest.raises(ValueError, match="a count failed"):
-        parallel.run_all([slow_failure, *(later(k) for k in range(50))], 2, [9, *[0] * 50])
-    time.sleep(0.3)
-    assert len(ran) < 30  # (those not started once the error was seen never ran)
+        parallel.run_all([failure, *(later(k) for k in range(50))], 2, [9, *[0] * 50])
+    time.sleep(0.2)
+    assert 1 <= len(ran) <= 3
+
+
+def _looping(started: threading.Event, ended: list[str]) -> Any:
+    """A job going through groups, a checkpoint each, for up to 20 s."""
+
+    def run() -> None:
+        started.set()
+        try:
+            for _ in range(2000):
+                parallel.checkpoint()
+                time.sleep(0.01)
+            ended.append("done")
+        except parallel.Stopped:
+            ended.append("stopped")
+            raise
+
+    return run
+
+
+def test_the_jobs_running_stop_at_their_next_checkpoint_when_another_fails() -> None:
+    started, ended = threading.Event(), []
+
+    def failure() -> None:
+        started.wait(10)
+        raise ValueError("a count failed")
+
+    clock = time.perf_counter()
+    with pytest.raises(ValueError, match="a count failed"):
+        parallel.run_all([_looping(started, ended), failure], 2)
+    for _ in range(100):  # (the loop sees the stop within a step of 10 ms)
+        if ended:
+            break
+        time.sleep(0.01)
+    assert ended == ["stopped"] and time.perf_counter() - clock < 5
+    parallel.checkpoint()  # (outside a job of run_all: nothing)
+
+
+def test_ctrl_c_while_waiting_stops_the_runs_and_the_process_ends_at_once() -> None:
+    """Ctrl-C in the caller: KeyboardInterrupt goes on, and the jobs running in threads stop at
+    their next checkpoint, so the process ends within a second, not when they would be done
+    (20 s)."""
+    script = (
+        "import threading, time\n"
+        "from analyzer.odds import parallel\n"
+        "from tests.test_parallel import _looping\n"
+        "started, ended = threading.Event(), []\n"
+        "try:\n"
+        "    parallel.run_all([_looping(started, ended), _looping(threading.Event(), ended)], 2)\n"
+        "except KeyboardInterrupt:\n"
+        "    time.sleep(0.2)\n"
+        "    print('interrupted', sorted(ended))\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    time.sleep(1.5)  # (started, and waiting)
+    clock = time.perf_counter()
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=15)
+    assert time.perf_counter() - clock < 3
+    assert out.strip() == "interrupted ['stopped', 'stopped']"
+
+
+def _meeting(calls: list[str]) -> Any:
+    """A spy's wait: the first two calls meet (each waits for the other, 10 s at most), which
+    only runs at once can do."""
+    barrier = threading.Barrier(2, timeout=10)
+
+    def meet() -> None:
+        calls.append(threading.current_thread().name)
+        if len(calls) <= 2:
+            barrier.wait()
+
+    return meet
 
 
 def test_the_folds_runs_in_threads_count_as_one_after_another(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -107,20 +186,47 @@ def test_the_folds_runs_in_threads_count_as_one_after_another(monkeypatch: pytes
     fold = FoldCount(pos)
     assert fold.apart and fold.workers == 1 and fold.chunk == 4
     alone = card_ways(pos, FOLDS)
-    names: set[str] = set()
+    calls: list[str] = []
+    meet = _meeting(calls)
     count = folds_module._Run.count
 
     def spy(self: Any, odds: bool) -> Any:
-        names.add(threading.current_thread().name)
+        meet()
         return count(self, odds)
 
     monkeypatch.setattr(folds_module._Run, "count", spy)
     monkeypatch.setenv(parallel.THREADS, "2")
+    monkeypatch.setattr(folds_module, "_THREADED_LONG_MS", 0)  # (a long count, as the law says)
     fold = FoldCount(pos)
     assert fold.workers == 2 and fold.chunk == 1
     assert fold.biggest == fold._biggest(2)
     assert card_ways(pos, FOLDS) == alone
-    assert len(names) == 2 and all(name.startswith("halfsuit-count") for name in names)
+    assert len(calls) == 4 and all(name.startswith("halfsuit-count") for name in calls)
+
+
+def test_a_short_fold_goes_in_threads_as_one_thread_would_make_its_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the law puts the count under ``_THREADED_LONG_MS`` (the jokers opening after event
+    22, about 100 ms), a prime a run would make short numpy calls that contend for Python's
+    lock: the runs are those of one thread (2**64, then three primes at once), on two threads."""
+    pos = _jokers_22()
+    monkeypatch.setenv(parallel.THREADS, "2")
+    fold = FoldCount(pos)
+    assert fold.routes.likely_folds_ns(fold.cost) < folds_module._THREADED_LONG_MS * 1e6
+    assert fold.chunk == 4 and fold.workers == 2
+    taken: list[list[int]] = []
+    count = folds_module._Run.count
+
+    def spy(self: Any, odds: bool) -> Any:
+        taken.append(list(self.moduli))
+        return count(self, odds)
+
+    monkeypatch.setattr(folds_module._Run, "count", spy)
+    deals, ways = fold.run(True)
+    wrap, *primes = fold.moduli
+    assert sorted(taken) == sorted([[wrap], primes[:2], primes[2:]])
+    want_deals, want = _jokers_22_by_books()
+    assert deals == want_deals
+    assert {c: {q: v for q, v in ways[c].items() if v} for c in want} == want
 
 
 def test_the_folds_take_no_more_threads_than_the_memory_allows(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -128,6 +234,7 @@ def test_the_folds_take_no_more_threads_than_the_memory_allows(monkeypatch: pyte
     prime, two; for one and a half, three; for two, four (as many as the moduli)."""
     pos = _jokers_22()
     monkeypatch.setenv(parallel.THREADS, "8")
+    monkeypatch.setattr(folds_module, "_THREADED_LONG_MS", 0)  # (a prime a run)
     one = FoldCount(pos)._biggest(1)
     for room, workers in [(one, 2), (3 * one // 2, 3), (2 * one, 4)]:
         routes = Routes(counter=Counter.FOLDS, max_states=-(-room // 8))
@@ -147,22 +254,46 @@ def test_the_book_by_book_runs_in_threads_count_as_one_after_another(
     monkeypatch.setattr(books_module, "_ONE_A_RUN", 0)
     monkeypatch.setenv(parallel.THREADS, "1")
     alone = card_ways(pos, BOOKS)
-    names: set[str] = set()
+    calls: list[str] = []
+    meet = _meeting(calls)
     forward, backward = books_module._Engine.forward, books_module._Engine.backward
 
     def spy_forward(self: Any, odds: bool) -> Any:
-        names.add(threading.current_thread().name)
+        meet()
         return forward(self, odds)
 
     def spy_backward(self: Any, ahead: Any, k: int) -> Any:
-        names.add(threading.current_thread().name)
+        calls.append(threading.current_thread().name)
         return backward(self, ahead, k)
 
     monkeypatch.setattr(books_module._Engine, "forward", spy_forward)
     monkeypatch.setattr(books_module._Engine, "backward", spy_backward)
     monkeypatch.setenv(parallel.THREADS, "2")
     assert card_ways(pos, BOOKS) == alone
-    assert names and all(name.startswith("halfsuit-count") for name in names)
+    assert len(calls) >= 4 and all(name.startswith("halfsuit-count") for name in calls)
+
+
+def test_book_by_book_runs_at_once_keep_their_boxes_within_the_memory_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As many runs at once as the bound holds boxes of the biggest size: with room for two,
+    two threads of eight; for one, none."""
+    pos = knowledge.position(replay(record.load(SHARED / "g207.fish")), 14, PUBLIC)
+    monkeypatch.setattr(books_module, "_WRAP_FROM", 0)
+    monkeypatch.setattr(books_module, "_ONE_A_RUN", 0)
+    monkeypatch.setenv(parallel.THREADS, "8")
+    biggest = books_module.BookCount(pos).biggest
+    asked: list[int] = []
+    run_all = parallel.run_all
+
+    def spy(jobs: Any, workers: int, weights: Any = ()) -> Any:
+        asked.append(workers)
+        return run_all(jobs, workers, weights)
+
+    monkeypatch.setattr(parallel, "run_all", spy)
+    for room, workers in [(2, 2), (1, 1)]:
+        asked.clear()
+        routes = Routes(counter=Counter.BOOKS, max_states=room * biggest)
+        assert books_module.BookCount(pos, routes).run(True)[0] > 0
+        assert asked == [workers, workers]  # (the ways forward, then back)
 
 
 def _threads_in_worker(_: int) -> str | None:

@@ -892,12 +892,14 @@ class BookCount:
             total, ahead = one.forward(odds)
             one.live = {}  # (the way back finds them again for the moduli it needs)
             # The free cards at once: that lets go of what only they need (the final states and
-            # the pool's share of their weights) before the next run's way forward.
+            # the pool's share of their weights) before the way back.
             return total, (one, ahead, one.free_cards(ahead, one.k)) if odds else None
 
         # The runs at once, in threads (``parallel``), the primes' first (2**64's has nothing to
-        # reduce), on big boxes alone.
-        workers = min(parallel.threads(), len(spans)) if self.biggest >= _WRAP_FROM else 1
+        # reduce), on big boxes alone: as many as keep their boxes together within the memory
+        # bound (``Routes.max_states``), where one run alone might take a box up to it.
+        room = self.routes.max_states // max(1, self.biggest)
+        workers = max(1, min(parallel.threads(), len(spans), room)) if self.biggest >= _WRAP_FROM else 1
         weights = [1.0 if (lo, hi) == (0, first) else 1.2 * (hi - lo) for lo, hi in spans]
         done = parallel.run_all([partial(forward, lo, hi) for lo, hi in spans], workers, weights)
         deals = _crt(np.concatenate([total for total, _ in done]), moduli)
@@ -947,7 +949,8 @@ def _run_primes(biggest: int, k: int) -> int:
     a prime only repeats the work of going through the plan).
 
     Timed: on arrays a fourth or fifth the size, a prime a run was about a third faster than
-    all at once, and the biggest views need half the memory. On the 8-player jokers game's
+    all at once, and the biggest views need half the memory (one after another: runs in threads
+    hold the boxes of several at once, as many as the memory bound allows). On the 8-player jokers game's
     public views after events 42 to 60 (boxes of 265,000 to 296,000 states), three primes a run
     once took 0.67 to 0.95 of the time of one (README, "The fold's big boxes a few primes a
     run"). Timed again since, in alternation in one process, on the 143 views of the 8-player
@@ -1582,6 +1585,7 @@ class _Engine:
         box = plan.start
         kept = 0
         for g in plan.order:
+            parallel.checkpoint()  # (a count given up, in a thread: stop here)
             a = self._resize(a, box, plan.work[g])
             if odds:
                 before[g] = a
@@ -1672,6 +1676,7 @@ class _Engine:
                         needed = None
         b = weight[:k]
         for i in range(len(plan.order) - 1, -1, -1):
+            parallel.checkpoint()
             g = plan.order[i]
             after = self._resize(b, plan.after[g], plan.work[g])
             keep = plan.after[plan.order[i - 1]] if i else plan.start

@@ -96,6 +96,7 @@ _UNTOUCHED = -2  # the forward family of a card forced onto a player no group co
 _MARGIN = 4  # bits over the guess of the deals (``_Model.likely_bits``) planned for
 _MULTIPLY_FROM = 1 << 20  # a group whose card factors take this many steps of a box is multiplied out
 _THREADS_MEMORY = 2  # runs in threads hold up to this many times the memory bound at once
+_THREADED_LONG_MS = 350  # from a count the router's law puts at this long, a prime a run in threads
 _COPY_WEIGHT = 1.5  # a state of a monomial's shifted copy, in steps of a card factor
 _MONOMIAL_STEPS = 4000  # a monomial's numpy calls, in steps of a card factor
 
@@ -978,27 +979,41 @@ class FoldCount:
     @cached_property
     def chunk(self) -> int:
         """How many moduli a run takes at once (``run``): every one on small boxes (``apart``);
-        on big ones going in threads (``workers``), one, so that the runs share the cores evenly;
-        else as many as keep the biggest box within ``_RUN_STATES`` states and the arrays within
-        the memory bound (``fits``), one at least; 2**64 always goes alone. A run makes the same
-        numpy calls whatever its moduli, each on arrays a row per modulus (these figures from
-        before 2**64, with primes alone): on four slow probing views (boxes of 81,000 to 423,360
-        states), runs of two or four primes took 0.75 to 0.86 of the time of runs of one, but
-        four primes on the biggest (1.7 million states an array) 1.09 times."""
+        on big ones, a prime a run where the runs go in threads and the count is long
+        (``_threaded_long``), so that they share the cores evenly; else as many as keep the
+        biggest box within ``_RUN_STATES`` states and the arrays within the memory bound
+        (``fits``), one at least. 2**64 always goes alone. A run makes the same numpy calls
+        whatever its moduli, each on arrays a row per modulus (these figures from before 2**64,
+        with primes alone): on four slow probing views (boxes of 81,000 to 423,360 states), runs
+        of two or four primes took 0.75 to 0.86 of the time of runs of one, but four primes on
+        the biggest (1.7 million states an array) 1.09 times."""
         if not self.apart:
             return len(self.moduli)
-        if self.workers > 1:
+        if self._threaded_long:
             return 1
         return max(1, min(len(self.moduli), _RUN_STATES // self.most_states, self._room))
 
     @cached_property
+    def _threaded_long(self) -> bool:
+        """Whether the runs go in threads a prime each: where more than one thread is allowed
+        and the router's law puts the count at ``_THREADED_LONG_MS`` or more. Below, runs of a
+        prime are short numpy calls on small boxes, and threads contend for Python's lock: on
+        the 8-player openings' public views of 50 to 100 ms (the law says 120 to 210), a prime a
+        run on four threads took 5 to 25% longer than one thread, and twice the processor time;
+        on the whole jokers games' views of 200 to 350 ms (the law, 530 to 850), 0.64 to 0.82 of
+        the time. Where it is shorter, the runs as one thread would make them go in threads."""
+        if parallel.threads() <= 1:
+            return False
+        return self.routes.likely_folds_ns(self.cost) >= _THREADED_LONG_MS * 1e6
+
+    @cached_property
     def workers(self) -> int:
         """How many runs go at once, each in a thread of its own (``parallel``): on big boxes
-        (``apart``), as many as the threads a count may take, a prime a run, their arrays
-        within ``_THREADS_MEMORY`` times the memory bound; else one."""
+        (``apart``), as many as the threads a count may take, their arrays within
+        ``_THREADS_MEMORY`` times the memory bound; else one."""
         if not self.apart:
             return 1
-        room = _THREADS_MEMORY * self.routes.max_states * 8 // max(1, self._biggest(1))
+        room = _THREADS_MEMORY * self.routes.max_states * 8 // max(1, self._biggest(self.chunk))
         return max(1, min(parallel.threads(), room, len(self.moduli)))
 
     @cached_property
@@ -1276,6 +1291,7 @@ class _Run:
             families.append(_UNTOUCHED)
         kept: list[tuple[Array, list[int]]] = []
         for j, step in enumerate(steps):
+            parallel.checkpoint()  # (a count given up, in a thread: stop here)
             f = f.reshape(f.shape[:3] + (1,) * len(step.born) + f.shape[3:])
             # The pass is zero past the box on the way in (a player the group starts is at 0):
             # that box alone is kept for the way back, the forward box is its padding.
@@ -1497,6 +1513,7 @@ class _Run:
         families: list[int] = [-1]
         ways: dict[tuple[int, int], dict[int, Array]] = {}
         for j in reversed(range(len(steps))):
+            parallel.checkpoint()
             step = steps[j]
             tracked = [p for p in step.work if p not in step.dying]
             # Out of the group, a tracked player's axis starts at its least count out of it.

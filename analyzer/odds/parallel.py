@@ -17,11 +17,14 @@ on two threads, the third run going alone at the end, and 213 ms on three). Work
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import UsageError
+
+if TYPE_CHECKING:  # concurrent.futures loads only when a count goes in threads (start-up)
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 T = TypeVar("T")
 
@@ -48,21 +51,65 @@ def threads() -> int:
 def run_all(jobs: Sequence[Callable[[], T]], workers: int, weights: Sequence[float] = ()) -> list[T]:
     """Each job's result, in the order given; with ``workers`` over 1, that many at once, the
     heaviest first (by ``weights``, where given: the longest jobs first, the shortest fill in).
-    An error or an interrupt while waiting cancels the jobs not started and goes on (those
-    running end on their own)."""
+    On the first error, or an interrupt while waiting, the jobs not started are dropped, those
+    running stop at their next ``checkpoint``, and the error goes on."""
     if workers <= 1 or len(jobs) <= 1:
         return [job() for job in jobs]
-    key = (os.getpid(), workers)
-    if key not in _EXECUTORS:
-        _EXECUTORS[key] = ThreadPoolExecutor(workers, thread_name_prefix="halfsuit-count")
-    executor = _EXECUTORS[key]
+    from concurrent.futures import FIRST_EXCEPTION, wait
+
+    executor = _executor(workers)
+    stop = threading.Event()
     order = sorted(range(len(jobs)), key=lambda i: -weights[i]) if weights else range(len(jobs))
     futures: dict[int, Future[T]] = {}
     try:
         for i in order:
-            futures[i] = executor.submit(jobs[i])
+            futures[i] = executor.submit(_stoppable, jobs[i], stop)
+        done, _ = wait(futures.values(), return_when=FIRST_EXCEPTION)
+        for future in done:
+            if future.exception() is not None:
+                future.result()  # (the first error, raised here while the others run)
         return [futures[i].result() for i in range(len(jobs))]
     except BaseException:
+        stop.set()
         for future in futures.values():
             future.cancel()
         raise
+
+
+class Stopped(Exception):
+    """A job of ``run_all`` stopped at a ``checkpoint``: another failed, or the wait was
+    interrupted."""
+
+
+_LOCAL = threading.local()  # in a thread of the executor: the stop of the job it runs
+
+
+def checkpoint() -> None:
+    """Where a job of ``run_all`` may stop (between the groups of a count): raises ``Stopped``
+    once the call it belongs to has given up. Elsewhere, nothing."""
+    stop: threading.Event | None = getattr(_LOCAL, "stop", None)
+    if stop is not None and stop.is_set():
+        raise Stopped
+
+
+def _stoppable(job: Callable[[], T], stop: threading.Event) -> T:
+    _LOCAL.stop = stop
+    try:
+        return job()
+    finally:
+        _LOCAL.stop = None
+
+
+_MADE = threading.Lock()
+
+
+def _executor(workers: int) -> ThreadPoolExecutor:
+    """This process's executor of ``workers`` threads (made once, its threads kept for the next
+    count)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    key = (os.getpid(), workers)
+    with _MADE:
+        if key not in _EXECUTORS:
+            _EXECUTORS[key] = ThreadPoolExecutor(workers, thread_name_prefix="halfsuit-count")
+        return _EXECUTORS[key]

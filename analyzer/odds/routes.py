@@ -41,7 +41,8 @@ class Routes:
     - ``simplex_least``: books are expanded as rows over a simplex from this many rows on,
       monomial by monomial below (and above ``books._SIMPLEX_MOST``).
     - ``max_states``: the book-by-book counter's memory bound, in states of a box (the count
-      folding players holds at most eight times as many array elements).
+      folding players holds at most eight times as many array elements a run, and runs going at
+      once in threads twice that; book by book, runs at once keep their boxes together within it).
     - ``books_scale``, ``books_power``: how long the book-by-book count likely takes, in
       nanoseconds, from its plan's cost: ``books_scale * cost ** books_power``.
     - ``walk_scale``, ``walk_power``: the same for the board walk, from its estimate
