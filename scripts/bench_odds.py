@@ -13,7 +13,7 @@ the views, the median, 99th percentile and worst milliseconds of processor time 
 measures the load more than the count), the worst peak of memory one view allocated
 (``tracemalloc``, in a second sweep, so it does not slow the first), and the slowest views;
 then the 99th percentile and worst of the wall time (what a user waits for: a big count's runs
-go on several threads, ``HALFSUIT_THREADS``, with a few percent more processor time). With
+go on several threads, ``HALFSUIT_THREADS``, for some more processor time). With
 ``--runs N``, each view's time is the least of N sweeps, each in a fresh process.
 
 Prints, for the 6-player and the 8-player records apart, how many views were timed, the

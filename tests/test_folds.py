@@ -559,14 +559,7 @@ def test_a_run_takes_as_many_primes_as_keep_its_biggest_box_small(monkeypatch: p
     pos = _jokers_22()
     most = max(step.states for step in FoldCount(pos).steps)
     assert most > folds_module._APART
-    taken: list[list[int]] = []
-    count = folds_module._Run.count
-
-    def spy(self: Any, odds: bool) -> Any:
-        taken.append(list(self.moduli))
-        return count(self, odds)
-
-    monkeypatch.setattr(folds_module._Run, "count", spy)
+    taken = runs_taken(monkeypatch)
     results = {}
     for room, chunk in [(folds_module._RUN_STATES, 4), (2 * most, 2), (most, 1)]:
         monkeypatch.setattr(folds_module, "_RUN_STATES", room)
@@ -661,6 +654,19 @@ def test_the_odds_take_the_primes_the_deals_need_however_the_guess_falls(
     want_deals, want = _jokers_22_by_books()
     assert deals == want_deals
     assert {c: {q: v for q, v in ways[c].items() if v} for c in want} == want
+
+
+def runs_taken(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
+    """The moduli of each run the fold makes from now on, as the runs start."""
+    taken: list[list[int]] = []
+    count = folds_module._Run.count
+
+    def spy(self: Any, odds: bool) -> Any:
+        taken.append(list(self.moduli))
+        return count(self, odds)
+
+    monkeypatch.setattr(folds_module._Run, "count", spy)
+    return taken
 
 
 @functools.cache

@@ -26,7 +26,7 @@ from analyzer.replay import replay
 from cli.main import app
 
 from .fixtures import SHARED
-from .test_folds import _jokers_22, _jokers_22_by_books
+from .test_folds import _jokers_22, _jokers_22_by_books, runs_taken
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDS = Routes(counter=Counter.FOLDS)
@@ -213,14 +213,7 @@ def test_a_short_fold_goes_in_threads_as_one_thread_would_make_its_runs(monkeypa
     fold = FoldCount(pos)
     assert fold.routes.likely_folds_ns(fold.cost) < folds_module._THREADED_LONG_MS * 1e6
     assert fold.chunk == 4 and fold.workers == 2
-    taken: list[list[int]] = []
-    count = folds_module._Run.count
-
-    def spy(self: Any, odds: bool) -> Any:
-        taken.append(list(self.moduli))
-        return count(self, odds)
-
-    monkeypatch.setattr(folds_module._Run, "count", spy)
+    taken = runs_taken(monkeypatch)
     deals, ways = fold.run(True)
     wrap, *primes = fold.moduli
     assert sorted(taken) == sorted([[wrap], primes[:2], primes[2:]])

@@ -999,9 +999,11 @@ class FoldCount:
         and the router's law puts the count at ``_THREADED_LONG_MS`` or more. Below, runs of a
         prime are short numpy calls on small boxes, and threads contend for Python's lock: on
         the 8-player openings' public views of 50 to 100 ms (the law says 120 to 210), a prime a
-        run on four threads took 5 to 25% longer than one thread, and twice the processor time;
-        on the whole jokers games' views of 200 to 350 ms (the law, 530 to 850), 0.64 to 0.82 of
-        the time. Where it is shorter, the runs as one thread would make them go in threads."""
+        run on four threads took up to a third longer than one thread, and up to 1.7 times the
+        processor time, where the runs one thread makes, in threads, took 0.85 to 0.97 of the
+        time; on the whole jokers games' views of 200 to 350 ms (the law, 530 to 850), a prime a
+        run on four threads took 0.62 to 0.79 of the time of one thread (those runs, 0.73 to
+        0.81). Where it is shorter, the runs as one thread would make them go in threads."""
         if parallel.threads() <= 1:
             return False
         return self.routes.likely_folds_ns(self.cost) >= _THREADED_LONG_MS * 1e6
