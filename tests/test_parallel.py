@@ -82,6 +82,27 @@ def test_jobs_give_their_results_in_order_the_heaviest_started_first() -> None:
     assert started == [0, 1, 2]  # (one thread: in the order given)
 
 
+def test_the_caller_does_its_own_work_while_the_jobs_go() -> None:
+    """``meanwhile`` runs in the calling thread while the jobs run in others (before them, on one
+    thread)."""
+    seen: list[str] = []
+    job_started = threading.Event()
+
+    def job() -> str:
+        job_started.set()
+        return threading.current_thread().name
+
+    def meanwhile() -> None:
+        assert job_started.wait(10)  # (the jobs are under way)
+        seen.append(threading.current_thread().name)
+
+    names = parallel.run_all([job, job], 2, meanwhile=meanwhile)
+    assert seen == [threading.current_thread().name] and all(n.startswith("halfsuit-count") for n in names)
+    order: list[str] = []
+    parallel.run_all([lambda: order.append("job")] * 2, 1, meanwhile=lambda: order.append("meanwhile"))
+    assert order == ["meanwhile", "job", "job"]
+
+
 def test_an_error_in_a_job_is_raised_and_the_jobs_not_started_are_dropped() -> None:
     """The failing job raises once the first of fifty others has started: the error goes on at
     once, and of the others no more than the one running and one about to start ever run."""
@@ -277,9 +298,9 @@ def test_book_by_book_runs_at_once_keep_their_boxes_within_the_memory_bound(monk
     asked: list[int] = []
     run_all = parallel.run_all
 
-    def spy(jobs: Any, workers: int, weights: Any = ()) -> Any:
+    def spy(jobs: Any, workers: int, *rest: Any) -> Any:
         asked.append(workers)
-        return run_all(jobs, workers, weights)
+        return run_all(jobs, workers, *rest)
 
     monkeypatch.setattr(parallel, "run_all", spy)
     for room, workers in [(2, 2), (1, 1)]:

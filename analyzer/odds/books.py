@@ -901,7 +901,14 @@ class BookCount:
         room = self.routes.max_states // max(1, self.biggest)
         workers = max(1, min(parallel.threads(), len(spans), room)) if self.biggest >= _WRAP_FROM else 1
         weights = [1.0 if (lo, hi) == (0, first) else 1.2 * (hi - lo) for lo, hi in spans]
-        done = parallel.run_all([partial(forward, lo, hi) for lo, hi in spans], workers, weights)
+
+        def ready() -> None:
+            """The polynomials of the odds the way back applies (made once, kept for the next
+            views): made here while the ways forward go."""
+            for g in engine.back_polys if odds else ():
+                engine._odds_polys(g)
+
+        done = parallel.run_all([partial(forward, lo, hi) for lo, hi in spans], workers, weights, ready)
         deals = _crt(np.concatenate([total for total, _ in done]), moduli)
         runs = [ran for _, ran in done if ran is not None]
         del done

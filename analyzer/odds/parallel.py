@@ -50,12 +50,20 @@ def threads() -> int:
     return 1 if cores == 1 else max(cores, 4)
 
 
-def run_all(jobs: Sequence[Callable[[], T]], workers: int, weights: Sequence[float] = ()) -> list[T]:
+def run_all(
+    jobs: Sequence[Callable[[], T]],
+    workers: int,
+    weights: Sequence[float] = (),
+    meanwhile: Callable[[], object] | None = None,
+) -> list[T]:
     """Each job's result, in the order given; with ``workers`` over 1, that many at once, the
-    heaviest first (by ``weights``, where given: the longest jobs first, the shortest fill in).
-    On the first error, or an interrupt while waiting, the jobs not started are dropped, those
-    running stop at their next ``checkpoint``, and the error goes on."""
+    heaviest first (by ``weights``, where given: the longest jobs first, the shortest fill in),
+    and ``meanwhile`` in the calling thread while they go (before them, on one thread). On the
+    first error, or an interrupt while waiting, the jobs not started are dropped, those running
+    stop at their next ``checkpoint``, and the error goes on."""
     if workers <= 1 or len(jobs) <= 1:
+        if meanwhile is not None:
+            meanwhile()
         return [job() for job in jobs]
     from concurrent.futures import FIRST_EXCEPTION, wait
 
@@ -66,6 +74,8 @@ def run_all(jobs: Sequence[Callable[[], T]], workers: int, weights: Sequence[flo
     try:
         for i in order:
             futures[i] = executor.submit(_stoppable, jobs[i], stop)
+        if meanwhile is not None:
+            meanwhile()
         done, _ = wait(futures.values(), return_when=FIRST_EXCEPTION)
         for future in done:
             if future.exception() is not None:
