@@ -3,8 +3,8 @@
 A count's moduli are independent: each run (2**64 alone, or a few primes) goes through the same
 numpy calls on its own arrays, and numpy lets go of the interpreter's lock inside each call on
 arrays this big. So the runs of one view can go in threads, one a core: the view takes the time
-of its longest runs, not of all of them. The processor time grows: by 5% over the slowest
-views of the whole 8-player jokers games (the cores share the memory's bandwidth), and more on
+of its longest runs, not of all of them. The processor time grows: by 5 to 10% over the
+slowest views of the whole 8-player jokers games (the cores share the memory's bandwidth), and more on
 the shorter counts of the openings (their 99th percentile, 63 to 75 ms), where the wall time
 stays as it was.
 
