@@ -71,6 +71,7 @@ from .arithmetic import (
     move,
     primes_for,
     residues,
+    run_weight,
     stacked_tables,
     wrapped,
 )
@@ -900,7 +901,6 @@ class BookCount:
         # bound (``Routes.max_states``), where one run alone might take a box up to it.
         room = self.routes.max_states // max(1, self.biggest)
         workers = max(1, min(parallel.threads(), len(spans), room)) if self.biggest >= _WRAP_FROM else 1
-        weights = [1.0 if (lo, hi) == (0, first) else 1.2 * (hi - lo) for lo, hi in spans]
 
         def ready() -> None:
             """The polynomials of the odds the way back applies (made once, kept for the next
@@ -908,6 +908,7 @@ class BookCount:
             for g in engine.back_polys if odds else ():
                 engine._odds_polys(g)
 
+        weights = [run_weight(engine.primes[lo:hi]) for lo, hi in spans]
         done = parallel.run_all([partial(forward, lo, hi) for lo, hi in spans], workers, weights, ready)
         deals = _crt(np.concatenate([total for total, _ in done]), moduli)
         runs = [ran for _, ran in done if ran is not None]
@@ -934,7 +935,7 @@ class BookCount:
             ways = {key: got[:use] for key, got in free.items()}
             return use, ways | one.primes_from(0, use).backward(ahead, use)
 
-        heavy = [1.0 if one.wrap else 1.2 * one.k for one, _, _ in waiting.values()]
+        heavy = [run_weight(one.primes) for one, _, _ in waiting.values()]
         counted = parallel.run_all([partial(backward, r) for r in waiting], workers, heavy)
         # Where moduli went different ways through a group (their states not zero differ), a
         # pair one of them left out is a pair no deal has: zero.

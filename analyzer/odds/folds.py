@@ -81,6 +81,7 @@ from .arithmetic import (
     move,
     primes_for,
     residues,
+    run_weight,
     wrapped,
 )
 from .books import _Group, _Model
@@ -1052,7 +1053,7 @@ class FoldCount:
             done = parallel.run_all(
                 [partial(_Run(self, these).count, odds) for _, these, odds in jobs],
                 self.workers,
-                [(6 if odds else 1) * len(these) * (1 if these == [WRAP] else 1.2) for _, these, odds in jobs],
+                [(6 if odds else 1) * run_weight(these) for _, these, odds in jobs],  # (the deals alone, a sixth)
             )
             out: list[list[_Counted]] = [[] for _ in batches]
             for (b, _, _), counted in zip(jobs, done, strict=True):
