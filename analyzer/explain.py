@@ -313,8 +313,8 @@ class _Flow:
                 return None
             if general:
                 cap[(p, -1)] = general
-            if r is None:
-                unbounded.add((p, -1))
+                if r is None:  # (with no room beyond its required sets, a player takes just those)
+                    unbounded.add((p, -1))
             for i in required[p]:
                 cap[(p, i)] = 1
         classes: dict[Hashable, list[Card]] = {}

@@ -249,6 +249,13 @@ def test_must_declare_facts_are_explained() -> None:
         check_all(game, PUBLIC, at)
 
 
+def test_a_player_with_no_count_and_no_room_past_its_required_sets() -> None:
+    """Dropping facts to keep the needed ones, the check met a player with no count whose
+    required sets took every open card it may hold (a KeyError, seed 272)."""
+    game = simulated(272)
+    assert check_all(game, "Eli", 161, random.Random(0)) > 0
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(300))
 def test_simulated_games_sweep(seed: int) -> None:
