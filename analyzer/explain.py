@@ -9,8 +9,9 @@ least one of a set, does not hold all of a set (house ``must-declare``), or hold
   ``elsewhere``, ``last-holder``, ``one-left``, ``full-hand``, ``needs-all``, ``counting`` and,
   for ``must-declare`` only, ``not-all`` (holds-not-all(P, S) and P holds every card of S but C
   => P lacks C, the mirror of ``one-left``; or holds-not-all(P, S) and only P and Q may hold
-  the cards of S => holds-one-of(Q, S)). Counting steps carry ``Counting`` (side, cards, players,
-  room per player).
+  the cards of S => holds-one-of(Q, S)). ``needs-all`` counts the sets a player cannot hold
+  whole (its own "not all", another's "one of"): one card short of each. Counting steps carry
+  ``Counting`` (side, cards, players, room per player).
 - ``Explanation``: a conclusion, the facts it needs (no fact can be left out) and the steps, as
   data (``to_dict`` is the spec's JSON) and as numbered sentences (``text``).
 
@@ -140,7 +141,9 @@ class Counting:
     ``side`` ``only`` reads: only ``players`` may hold ``cards``, and their room (per player,
     after their known cards and the sets set aside) adds up to exactly ``len(cards)``.
     ``side`` ``needs`` reads: ``players`` must still take ``room`` cards between them and may
-    take only ``cards``, which are exactly that many.
+    take only ``cards``, which are exactly that many. ``side`` ``share`` reads: of ``cards``, the
+    first player holds all but one (its hand is full but for one card of each of some sets) and
+    the second at least one (``room``), so all of them are theirs.
     """
 
     side: str
@@ -559,16 +562,28 @@ class _Chain:
         return self._prove(conclusion, sid)
 
     def run(self, goal: Statement | None = None, counting: bool = True) -> None:
-        """Apply the rules until nothing new follows (or ``goal`` is proved)."""
+        """Apply the rules until nothing new follows (or ``goal`` is proved): the simple rules,
+        then where they stall the counting rules, then where those stall too the hands short of
+        sets they cannot hold whole (``_sets_round``), so that a deduction the others reach keeps
+        their shorter chain."""
         while not self.broken:
             if goal is not None and goal in self.proof:
                 return
             if self._simple_round():
                 continue
-            if not counting or (goal is not None and goal in self.proof):
+            if counting and self._counting_round(goal):
+                continue
+            if (goal is not None and goal in self.proof) or not self._sets_round():
                 return
-            if not self._counting_round(goal):
-                return
+
+    def _sets_round(self) -> bool:
+        changed = False
+        for p, (k, fid) in self.count.items():
+            mine = [c for c in self.cards if c in self.held[p]]
+            may = [c for c in self.cards if p in self.poss[c] and c not in self.held[p]]
+            if may and len(mine) + len(may) > k:
+                changed |= self._needs_all_but(p, k, fid, mine, may)
+        return changed
 
     def _simple_round(self) -> bool:
         changed = False
@@ -627,6 +642,43 @@ class _Chain:
                 self.broken = [fid, *(proof[holds(p, c)] for c in mine)]
                 self.broken += [proof[lacks(p, c)] for c in self.cards if p not in self.poss[c]]
                 return False
+        return changed
+
+    def _needs_all_but(self, p: str, k: int, fid: str, mine: list[Card], may: list[Card]) -> bool:
+        """``needs-all`` with sets P cannot hold whole: P may hold only the cards ``mine`` and
+        ``may``, one more than its k for each of some sets of them, apart, each of which P does
+        not hold all of (must-declare) or another player Q holds one of. P's hand leaves out one
+        card of each set at least, so exactly one, and holds every card outside them. (Anna holds
+        6 cards, may hold only 7, and not both 10♥ and A♥: she holds the other 5.) And a set Q holds
+        one of is all P's and Q's (``counting``, side ``share``): P holds all of it but one, Q the
+        one left."""
+        open_ = set(mine) | set(may)
+        whole: list[tuple[frozenset[Card], str, str | None]] = [
+            (cards, nid, None) for q, cards, _, nid in self.not_all if q == p
+        ]
+        whole += [(cards, nid, q) for q, cards, _, nid in self.one_of if q != p]
+        sets: list[tuple[frozenset[Card], str, str | None]] = []
+        for cards, nid, q in sorted(whole, key=lambda x: len(x[0])):  # (the smallest first: the most apart)
+            if cards <= open_ and all(cards.isdisjoint(s) for s, _, _ in sets):
+                sets.append((cards, nid, q))
+        if not sets or len(open_) - len(sets) != k:
+            return False
+        within = frozenset().union(*(s for s, _, _ in sets))
+        prem = [fid, *(nid for _, nid, _ in sets), *(self.proof[holds(p, c)] for c in mine)]
+        prem += [self.proof[lacks(p, c)] for c in self.cards if p not in self.poss[c]]
+        changed = False
+        for c in may:
+            if c not in within:
+                changed |= self._step("needs-all", prem, holds(p, c))
+        for cards, _, q in sets:
+            if q is None:
+                continue
+            team = (p, q)  # (the hand counted first)
+            counting = Counting("share", _deck_order(cards, self.cards), team, ((p, len(cards) - 1), (q, 1)))
+            for c in counting.cards:
+                for x in self.players:
+                    if x not in team and x in self.poss[c]:
+                        changed |= self._step("counting", prem, lacks(x, c), counting)
         return changed
 
     def _someone_else(self, p: str, ordered: tuple[Card, ...], fid: str) -> bool:
@@ -835,6 +887,7 @@ class Explainer:
         self.chain.run()
         self._cache: dict[Statement, Explanation] = {}
         self.reducible = 0  # explanations kept with a fact too many, the rules falling short without it
+        self.unstepped = 0  # explanations with the facts alone, the rules falling short of any chain
 
     def card(self, card: Card) -> dict[str, Explanation]:
         """One explanation per player the solver places (``holds``) or rules out (``lacks``) for ``card``."""
@@ -856,12 +909,29 @@ class Explainer:
             return cached
         by = self.chain.proof.get(conclusion)
         if by is None:
-            raise Unexplained(f"{conclusion.words} does not follow from the record")
-        facts, steps = self.chain.slice(by)
-        facts, steps = self._irreducible(conclusion, facts, steps)
-        found = _explanation(conclusion, facts, steps, self.record)
+            found = self._unstepped(conclusion)
+        else:
+            facts, steps = self.chain.slice(by)
+            facts, steps = self._irreducible(conclusion, facts, steps)
+            found = _explanation(conclusion, facts, steps, self.record)
         self._cache[conclusion] = found
         return found
+
+    def _unstepped(self, conclusion: Statement) -> Explanation:
+        """Where the named rules fall short of a deduction the facts imply: the facts it needs,
+        each one needed, and no steps, the text saying that the steps do not reach it (none in
+        the explainer's sweep of 300 games; before the hands short of sets, ``who-has 8D`` of
+        seed 187 after event 250 in Ben's view fell over here). Raises Unexplained where the
+        facts do not imply it."""
+        if not implied(self.players, self.cards, [f.statement for f in self.facts], conclusion):
+            raise Unexplained(f"{conclusion.words} does not follow from the record")
+        kept = list(self.facts)
+        for f in self.facts:
+            rest = [g for g in kept if g is not f]
+            if implied(self.players, self.cards, [g.statement for g in rest], conclusion):
+                kept = rest
+        self.unstepped += 1
+        return _explanation(conclusion, kept, [], self.record, unstepped=True)
 
     def _irreducible(
         self, conclusion: Statement, facts: list[Fact], steps: list[Step]
@@ -989,6 +1059,29 @@ def _whole_hand(p: str, count: int, parts: Sequence[str]) -> str:
     return f"{p}'s {plural(count, 'card')} are {all_of(parts)}"
 
 
+def _short_of(p: str, s: Step, said: dict[str, Statement] | None) -> tuple[str, int]:
+    """Why P's hand leaves out one card of each of some sets (``_Chain._needs_all_but``), from
+    the step's premises: "of the 9 cards Dev may hold, Dev holds 6 but not all of J♠ Q♠ K♠, and
+    Anna holds one of 10♥ J♥ Q♥", and how many sets; empty where the premises name none."""
+    premises = [said[x] for x in s.premises if x in said] if said else []
+    short = [x for x in premises if (x.kind == NOT_ALL and x.player == p) or (x.kind == ONE_OF and x.player != p)]
+    count = next((x.k for x in premises if x.kind == COUNT and x.player == p), None)
+    if not short or count is None:
+        return "", 0
+    own = " nor ".join(f"all of {_cards(x.cards)}" for x in short if x.kind == NOT_ALL)
+    owed: dict[str, list[str]] = {}  # (per player, in the order met: "Anna holds Q♦ and one of 10♥ J♥ Q♥")
+    for x in short:
+        if x.kind == ONE_OF:
+            owed.setdefault(x.player, []).append(_cards(x.cards) if len(x.cards) == 1 else f"one of {_cards(x.cards)}")
+    others = [f"{q} holds {' and '.join(parts)}" for q, parts in owed.items()]
+    text = (
+        f"of the {plural(count + len(short), 'card')} {p} may hold, {p} holds {count}"
+        + (f" but not {own}" if own else "")
+        + (f", and {all_of(others)}" if others else "")
+    )
+    return text, len(short)
+
+
 def _step_sentence(s: Step, steps: Sequence[Step] = (), said: dict[str, Statement] | None = None) -> str:
     c = s.conclusion
     p = c.player
@@ -1008,6 +1101,11 @@ def _step_sentence(s: Step, steps: Sequence[Step] = (), said: dict[str, Statemen
             return f"So {p} lacks {card}: {p} holds no cards."
         return f"So {p} lacks {card}: {_whole_hand(p, len(known), known)}."
     if s.rule == "needs-all":
+        short, sets = _short_of(p, s, said)
+        if sets:
+            return (
+                f"So {p} holds {card}: {short}, so {p} holds every one outside {'them' if sets == 1 else 'those sets'}."
+            )
         return f"So {p} holds {card}: {p} may hold no other cards than the ones needed to fill the hand."
     if s.rule == "not-all" and c.kind == ONE_OF:
         return f"So {p} holds {_or(c.cards)}: nobody else but the asker may hold them, and the asker not all of them."
@@ -1015,6 +1113,13 @@ def _step_sentence(s: Step, steps: Sequence[Step] = (), said: dict[str, Statemen
         return f"So {p} lacks {card}: {p} holds the rest of those cards."
     k = s.counting
     assert k is not None
+    if k.side == "share":  # (``_Chain._needs_all_but``)
+        whole, one = k.room  # (the hand counted first)
+        short, _ = _short_of(whole[0], s, said)
+        return (
+            f"So {p} lacks {card}: {short}, so {whole[0]} holds all but one of {_cards(k.cards)}, "
+            f"and {one[0]} the one left."
+        )
     team = [x for x, _ in k.room]
     room = sum(n for _, n in k.room)
     rooms = all_of([f"{x} {n}" for x, n in k.room])
@@ -1050,7 +1155,9 @@ def _step_sentence(s: Step, steps: Sequence[Step] = (), said: dict[str, Statemen
     )
 
 
-def _explanation(conclusion: Statement, facts: list[Fact], steps: list[Step], record: Record) -> Explanation:
+def _explanation(
+    conclusion: Statement, facts: list[Fact], steps: list[Step], record: Record, unstepped: bool = False
+) -> Explanation:
     """Number the facts and steps of one explanation from 1 and write its sentences.
 
     Each fact is told just before the first step that uses it; ``elsewhere`` steps that only
@@ -1116,7 +1223,12 @@ def _explanation(conclusion: Statement, facts: list[Fact], steps: list[Step], re
     for p, cards in gathered.items():
         i = lines.index(p)
         lines[i] = f"So {p} lacks {', '.join(cards)}."
-    if not new_steps and not any(f.statement == conclusion for f in new_facts):
+    if unstepped:
+        lines.append(
+            f"So {conclusion.words}: taken together, these facts leave no other way"
+            " (a case the step-by-step rules do not reach)."
+        )
+    elif not new_steps and not any(f.statement == conclusion for f in new_facts):
         lines.append(f"So {conclusion.words}.")
     text = " ".join(f"{i}. {s}" for i, s in enumerate(lines, start=1))
     return Explanation(conclusion, new_facts, new_steps, text)

@@ -16,7 +16,7 @@ from analyzer import record as fish
 from analyzer.analysis import hand_views
 from analyzer.cards import DeckKind, parse_card
 from analyzer.errors import RuleBreak
-from analyzer.explain import Explainer, Statement, holds, lacks
+from analyzer.explain import Explainer, Statement, Unexplained, holds, lacks
 from analyzer.knowledge import PUBLIC, ViewTracker
 from analyzer.record import Record
 from analyzer.replay import Game, replay
@@ -63,6 +63,8 @@ def check_all(game: Game, view: str, at: int, sample: random.Random | None = Non
         else:
             errors = checker.errors(data)
         assert not errors, (game.record.path, view, at, c.code, p, errors, e.text)
+    # Every explanation, checked in full or not, has its steps: none is the facts alone.
+    assert ex.unstepped == 0, (game.record.path, view, at)
     return len(chosen)
 
 
@@ -247,6 +249,43 @@ def test_must_declare_facts_are_explained() -> None:
     assert found > 0
     for at in range(5, len(game.events), len(game.events) // 3):
         check_all(game, PUBLIC, at)
+
+
+@pytest.mark.parametrize(
+    ("seed", "view", "at", "card", "player", "needle"),
+    [
+        # Anna holds 6 cards, may hold only 7, and not both 10♥ A♥ (must-declare): she holds the
+        # other 5. Before, the rules took a way round through who holds A♥, nine facts too many.
+        (25, "Eli", 175, "4H", "Anna", "of the 7 cards Anna may hold, Anna holds 6 but not all of 10♥ A♥"),
+        # Cara must fill 11 cards from 14 but not all of 10♠ J♠, and Anna holds one of 2♠ 7♠ and one
+        # of 8♠ 8♦ BJ: those three are Cara's and Anna's. Before, ``who-has 8D`` fell over here.
+        (187, "Ben", 250, "8D", "Dev", "so Cara holds all but one of 8♠ 8♦ BJ, and Anna the one left"),
+    ],
+)
+def test_needs_all_with_sets_not_held_whole(seed: int, view: str, at: int, card: str, player: str, needle: str) -> None:
+    game = simulated(seed)
+    explanation = Explainer(ViewTracker(game, view), at).card(parse_card(card))[player]
+    assert needle in explanation.text
+    assert Checker(game.record, view, at).errors(explanation.to_dict()) == []
+
+
+def test_where_the_rules_fall_short_the_facts_still_explain() -> None:
+    """Seed 187, after event 250 in Ben's view, took the rules of ``share`` to explain (before,
+    ``who-has 8D`` fell over). Should the rules fall short again, the facts that imply the
+    deduction, each one needed, are the explanation, and the text says the steps do not reach it."""
+    game = game_of(SAMPLES / "lockout.fish")
+    ex = Explainer(ViewTracker(game, PUBLIC), 11)
+    seven = parse_card("7S")
+    del ex.chain.proof[holds("Eli", seven)]  # (as if no chain of rules had reached it)
+    found = ex.explain(holds("Eli", seven))
+    assert found.steps == () and ex.unstepped == 1
+    assert found.text.endswith(
+        "So Eli holds 7♠: taken together, these facts leave no other way (a case the step-by-step rules do not reach)."
+    )
+    errors = Checker(game.record, PUBLIC, 11).errors(found.to_dict())
+    assert errors == ["neither the last step nor a fact is the conclusion"]  # (only that: the facts check)
+    with pytest.raises(Unexplained):
+        ex.explain(lacks("Eli", seven))
 
 
 def test_a_player_with_no_count_and_no_room_past_its_required_sets() -> None:
