@@ -579,8 +579,7 @@ class _Chain:
     def _sets_round(self) -> bool:
         changed = False
         for p, (k, fid) in self.count.items():
-            mine = [c for c in self.cards if c in self.held[p]]
-            may = [c for c in self.cards if p in self.poss[c] and c not in self.held[p]]
+            mine, may = self._hand(p)
             if may and len(mine) + len(may) > k:
                 changed |= self._needs_all_but(p, k, fid, mine, may)
         return changed
@@ -624,8 +623,7 @@ class _Chain:
                 prem = [fid, *(proof[holds(p, c)] for c in ordered if c != missing[0])]
                 changed |= self._step("not-all", prem, lacks(p, missing[0]))
         for p, (k, fid) in self.count.items():
-            mine = [c for c in self.cards if c in self.held[p]]
-            may = [c for c in self.cards if p in self.poss[c] and c not in self.held[p]]
+            mine, may = self._hand(p)
             if len(mine) > k:
                 self.broken = [fid, *(proof[holds(p, c)] for c in mine)]
                 return False
@@ -634,15 +632,27 @@ class _Chain:
                 for c in may:
                     changed |= self._step("full-hand", prem, lacks(p, c))
             elif len(mine) + len(may) == k and may:
-                prem = [fid, *(proof[holds(p, c)] for c in mine)]
-                prem += [proof[lacks(p, c)] for c in self.cards if p not in self.poss[c]]
+                prem = self._confined(p, fid, mine)
                 for c in may:
                     changed |= self._step("needs-all", prem, holds(p, c))
             elif len(mine) + len(may) < k:
-                self.broken = [fid, *(proof[holds(p, c)] for c in mine)]
-                self.broken += [proof[lacks(p, c)] for c in self.cards if p not in self.poss[c]]
+                self.broken = self._confined(p, fid, mine)
                 return False
         return changed
+
+    def _hand(self, p: str) -> tuple[list[Card], list[Card]]:
+        """The cards P is known to hold, and the others P may hold."""
+        mine = [c for c in self.cards if c in self.held[p]]
+        return mine, [c for c in self.cards if p in self.poss[c] and c not in self.held[p]]
+
+    def _confined(self, p: str, fid: str, mine: list[Card]) -> list[str]:
+        """What says P's hand is among the cards ``_hand`` gives: its count (fact ``fid``), the
+        cards P holds, and every card P lacks."""
+        return [
+            fid,
+            *(self.proof[holds(p, c)] for c in mine),
+            *(self.proof[lacks(p, c)] for c in self.cards if p not in self.poss[c]),
+        ]
 
     def _needs_all_but(self, p: str, k: int, fid: str, mine: list[Card], may: list[Card]) -> bool:
         """``needs-all`` with sets P cannot hold whole: P may hold only the cards ``mine`` and
@@ -664,8 +674,8 @@ class _Chain:
         if not sets or len(open_) - len(sets) != k:
             return False
         within = frozenset().union(*(s for s, _, _ in sets))
-        prem = [fid, *(nid for _, nid, _ in sets), *(self.proof[holds(p, c)] for c in mine)]
-        prem += [self.proof[lacks(p, c)] for c in self.cards if p not in self.poss[c]]
+        first, *rest = self._confined(p, fid, mine)
+        prem = [first, *(nid for _, nid, _ in sets), *rest]
         changed = False
         for c in may:
             if c not in within:
@@ -925,27 +935,26 @@ class Explainer:
         facts do not imply it."""
         if not implied(self.players, self.cards, [f.statement for f in self.facts], conclusion):
             raise Unexplained(f"{conclusion.words} does not follow from the record")
-        kept = list(self.facts)
-        for f in self.facts:
+        self.unstepped += 1
+        return _explanation(conclusion, self._needed(conclusion, self.facts), [], self.record, unstepped=True)
+
+    def _needed(self, conclusion: Statement, facts: list[Fact]) -> list[Fact]:
+        """``facts`` less each one the rest still imply ``conclusion`` without, in turn: each
+        one kept is needed."""
+        kept = list(facts)
+        for f in facts:
             rest = [g for g in kept if g is not f]
             if implied(self.players, self.cards, [g.statement for g in rest], conclusion):
                 kept = rest
-        self.unstepped += 1
-        return _explanation(conclusion, kept, [], self.record, unstepped=True)
+        return kept
 
     def _irreducible(
         self, conclusion: Statement, facts: list[Fact], steps: list[Step]
     ) -> tuple[list[Fact], list[Step]]:
         if len(facts) <= 1:
             return facts, steps
-        kept = list(facts)
-        dropped = False
-        for f in facts:
-            rest = [g for g in kept if g is not f]
-            if implied(self.players, self.cards, [g.statement for g in rest], conclusion):
-                kept = rest
-                dropped = True
-        if not dropped:
+        kept = self._needed(conclusion, facts)
+        if len(kept) == len(facts):
             return facts, steps
         chain = _Chain(self.players, self.cards, kept)
         chain.run(conclusion)
