@@ -147,11 +147,17 @@ def test_modulo_2_64_and_primes_alone_count_alike_and_as_listing_every_deal(
     assert bool(fold.untouched) == (case in ("shared book", "untouched"))
     assert (fold.moduli[0] == arithmetic.WRAP) == (not fold.untouched)
     assert any(step.multiplied[0] and step.multiplied[1] for step in fold.steps) == late
+    assert any(q in arithmetic.WIDE_PRIMES for q in fold.moduli) == late  # (with 2**64, past the guess of its deals)
     wrapped, deals, cost = card_odds(pos, FOLDS), count_deals(pos, FOLDS), fold.cost
     monkeypatch.setattr(FoldCount, "_sequence", property(lambda self: PRIMES))
     primes = FoldCount(pos)
     assert primes.moduli[0] != arithmetic.WRAP and primes.cost == cost
     assert card_odds(pos, FOLDS) == wrapped and count_deals(pos, FOLDS) == deals == wrapped.deals
+    # The widest prime first: every product by pieces.
+    widest = (arithmetic.WIDE_PRIMES[-1], *PRIMES)
+    monkeypatch.setattr(FoldCount, "_sequence", property(lambda self: widest))
+    assert FoldCount(pos).moduli[0] == widest[0]
+    assert card_odds(pos, FOLDS) == wrapped and count_deals(pos, FOLDS) == deals
     if fold.untouched:
         assert card_odds(pos, BOOKS) == wrapped
     if case in ("small opening", "shared book"):
@@ -417,6 +423,75 @@ def test_sums_in_pieces_never_overflow() -> None:
         for k, p in enumerate(PRIMES[:2]):
             want = sum(int(x) * int(y) for x, y in zip(a[0, k].tolist(), b[k].tolist(), strict=True)) % p
             assert got[0, k] == got[1, k] == want
+
+
+def test_wide_sums_in_halves_never_overflow() -> None:
+    """The dot product modulo wide primes: residues just below the widest prime on both sides,
+    as many states as a block of its halves holds and more, against Python's integers; a run
+    with a prime below 2**31 beside it takes the same halves."""
+    primes = [arithmetic.WIDE_PRIMES[-1], PRIMES[0]]
+    run = folds_module._Run(FoldCount(_opening(0)), primes)
+    assert run.wide
+    block = (1 << (63 - 2 * run._half)) - 1
+    rng = random.Random(7)
+    for states in (1, 1000, block, block + 1, 2 * block + 5):
+        a = np.array([[[p - 1 - rng.randrange(4) for _ in range(states)] for p in primes]] * 2, dtype=np.int64)
+        b = np.array([[p - 1 - rng.randrange(4) for _ in range(states)] for p in primes], dtype=np.int64)
+        got = run._dot(run._split(a), b, "kp", "p", "kp")
+        for k, p in enumerate(primes):
+            want = sum(int(x) * int(y) for x, y in zip(a[0, k].tolist(), b[k].tolist(), strict=True)) % p
+            assert got[0, k] == got[1, k] == want
+
+
+@pytest.mark.parametrize("prime", [PRIMES[0], *arithmetic.WIDE_PRIMES[::4], arithmetic.WIDE_PRIMES[-1]])
+def test_products_of_residues_by_pieces(prime: int) -> None:
+    """``times`` against Python's integers: residues at the edges and at random, a row per prime
+    (one wide and one below 2**31), the weights broadcast along the row."""
+    rng = random.Random(prime)
+    primes = [prime, PRIMES[1]]
+    rows = [[0, 1, q - 1, q - 2, *(rng.randrange(q) for _ in range(300))] for q in primes]
+    a = np.array(rows, dtype=np.int64)
+    w = np.array([[q - 1] for q in primes], dtype=np.int64)
+    for weights in (w, np.array([[rng.randrange(q)] for q in primes], dtype=np.int64), a[:, ::-1].copy()):
+        got = arithmetic.times(a, weights, primes, 0)
+        for k, q in enumerate(primes):
+            y = weights[k].tolist() * (a.shape[1] // weights.shape[1])
+            assert got[k].tolist() == [x * z % q for x, z in zip(a[k].tolist(), y, strict=True)]
+
+
+def test_wide_primes_are_the_largest_below_each_power() -> None:
+    def prime(n: int) -> bool:  # (Miller-Rabin on the first twelve primes: exact below 3 * 10**24)
+        bases = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37]
+        d, s = n - 1, 0
+        while d % 2 == 0:
+            d, s = d // 2, s + 1
+        for a in bases:
+            x = pow(a, d, n)
+            if x in (1, n - 1):
+                continue
+            for _ in range(s - 1):
+                x = x * x % n
+                if x == n - 1:
+                    break
+            else:
+                return False
+        return True
+
+    for k, q in zip(range(32, arithmetic.WIDEST + 1), arithmetic.WIDE_PRIMES, strict=True):
+        assert q < 1 << k and prime(q) and not any(prime(x) for x in range(q + 2, 1 << k, 2))
+    assert arithmetic.wide_prime(PRIMES[-1] - 1) is None  # (a prime below 2**31 passes it)
+    assert arithmetic.wide_prime(PRIMES[0]) == arithmetic.WIDE_PRIMES[0]
+    assert arithmetic.wide_prime(1 << 40) == arithmetic.WIDE_PRIMES[41 - 32]
+    assert arithmetic.wide_prime(arithmetic.WIDE_PRIMES[-1]) is None
+
+
+def test_a_wide_prime_only_where_the_groups_leave_it_room(monkeypatch: pytest.MonkeyPatch) -> None:
+    pos = knowledge.position(_probing(8, DeckKind.JOKERS), 35, PUBLIC)
+    assert FoldCount(pos).moduli[1] in arithmetic.WIDE_PRIMES
+    monkeypatch.setattr(folds_module, "_SAFE", arithmetic.WIDE_PRIMES[-1] * FoldCount(pos)._growth - 1)
+    fold = FoldCount(pos)
+    assert fold.moduli[:3] == [arithmetic.WRAP, *PRIMES[:2]]
+    assert card_odds(pos, FOLDS) == card_odds(pos, BOOKS)
 
 
 @pytest.mark.parametrize("bits", [1, 2, 7, 11, 15, 16, 30, 31])

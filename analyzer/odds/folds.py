@@ -51,8 +51,11 @@ All arithmetic is modular, in numpy arrays of int64 with a row per modulus: prim
 and, on big boxes where every player is concerned by a group, 2**64 (int64's own wrapping, a
 run of its own; ``arithmetic.WRAP``), which needs no division (whole-number weights
 throughout) and gives 64 bits a row where a prime gives 31: on the slowest views, the odds in
-three rows where primes alone take four. The exact integers come back by the Chinese
-remainder theorem.
+three rows where primes alone take four; and where 2**64 and a prime below 2**31 fall a few
+bits short of the odds, a prime of up to 48 bits (``arithmetic.WIDE_PRIMES``) instead of two
+primes: two rows, and two runs that share two cores evenly. Sums of its residues still have
+room in int64 between reductions; its products go by pieces (``arithmetic.times``, ``_Run._dot``).
+The exact integers come back by the Chinese remainder theorem.
 """
 
 from __future__ import annotations
@@ -71,6 +74,7 @@ from ..knowledge import Position
 from . import monomials, parallel
 from .arithmetic import (
     PRIMES,
+    WIDEST,
     WRAP,
     add_scaled,
     binomials,
@@ -82,6 +86,8 @@ from .arithmetic import (
     primes_for,
     residues,
     run_weight,
+    times,
+    wide_prime,
     wrapped,
 )
 from .books import _Group, _Model
@@ -100,6 +106,9 @@ _THREADS_MEMORY = 2  # runs in threads hold up to this many times the memory bou
 _THREADED_LONG_MS = 350  # from a count the router's law puts at this long, a prime a run in threads
 _COPY_WEIGHT = 1.5  # a state of a monomial's shifted copy, in steps of a card factor
 _MONOMIAL_STEPS = 4000  # a monomial's numpy calls, in steps of a card factor
+# Groups multiplied out with coefficients' sizes summing below this: residues (below 2**WIDEST)
+# times them add up inside int64 (2645 at most on the whole jokers games' slowest views).
+_COEFFICIENTS = 1 << (62 - WIDEST)
 
 
 Form = tuple[bool, int]  # (complement form?, the players its factor singles out)
@@ -428,7 +437,7 @@ class _Step:
             return None, None
         exps, coefs = self.whole_sum
         forward: int | None = None
-        if monomials.coefficient_sum(coefs) < 1 << 31:
+        if monomials.coefficient_sum(coefs) < _COEFFICIENTS:
             copies = monomials.shifted_work(exps, self.inward, self.forward)
             scaled = len(np.unique(np.abs(coefs))) * math.prod(self.inward)
             forward = int(self.total * (_COPY_WEIGHT * copies + scaled) + _MONOMIAL_STEPS * len(coefs))
@@ -442,7 +451,7 @@ class _Step:
         if not (self.multiply or likely <= 2 * self.back_work) or self.left_out is None:
             return forward, None
         sums = [self.whole_sum_back, *self.left_out.values()]
-        return forward, back(sums) if all(monomials.coefficient_sum(c) < 1 << 31 for _, c in sums) else None
+        return forward, back(sums) if all(monomials.coefficient_sum(c) < _COEFFICIENTS for _, c in sums) else None
 
     @property
     def run_work(self) -> tuple[int, int]:
@@ -803,7 +812,23 @@ class FoldCount:
 
     @property
     def _sequence(self) -> Sequence[int]:
-        return (WRAP, *PRIMES) if self.apart and not self.untouched else PRIMES
+        """Primes alone, or on big boxes 2**64 first; then, where the odds would take 2**64 and two
+        primes below 2**31 but one wider prime passes the guess of the deals with 2**64
+        (``arithmetic.wide_prime``), that prime: the odds in two runs where they took three."""
+        if not self.apart or self.untouched:
+            return PRIMES
+        wide = wide_prime(self._planned >> 64)
+        if wide is None or wide * self._growth > _SAFE:
+            return (WRAP, *PRIMES)
+        return (WRAP, wide, *PRIMES)
+
+    @cached_property
+    def _growth(self) -> int:
+        """How far a group's terms can take a reduced value before the next reduction: the
+        sizes of its terms' coefficients summed, times what a card's factor multiplies by (the
+        passes reduce before a card's factor would pass ``_SAFE`` over the first)."""
+        players = len(self.model.players)
+        return (players + 1) * max((sum(abs(k) for k, _ in g.terms) for g in self.model.groups), default=1)
 
     @cached_property
     def by_difference(self) -> int | None:
@@ -1134,6 +1159,9 @@ class _Run:
         # A bound on reduced values, which ``_card`` and the passes track to reduce in time;
         # modulo 2**64 there is nothing to reduce (``_mod`` leaves values as they are).
         self.top = 1 if self.wrap else int(self._primes.max())
+        # Modulo a prime over 2**31 (``arithmetic.WIDE_PRIMES``) a product of residues passes
+        # int64: products go by pieces (``times``, ``_dot``).
+        self.wide = self.top >= 1 << 31
         self.slots = count.model.slots
 
     @property
@@ -1167,7 +1195,8 @@ class _Run:
     def _scaled(self, a: Array, w: Array) -> Array:
         """``a`` (family, modulus, total, ...) times a weight per modulus and total (``w``, its
         totals as many as ``a``'s), reduced."""
-        return self._mod(a * w.reshape((1, *w.shape) + (1,) * (a.ndim - 3)))
+        w = w.reshape((1, *w.shape) + (1,) * (a.ndim - 3))
+        return a * w if self.wrap else times(a, w, self.moduli, 1)
 
     @staticmethod
     def _fit(a: Array, shape: tuple[int, ...]) -> Array:
@@ -1245,11 +1274,19 @@ class _Run:
         """Residues in two pieces (of ``bits`` bits, 16 or more), highest first: a sum of a piece
         times residues over fewer than ``2 ** (32 - bits)`` states stays inside int64 (below
         ``2**bits * 2**31 * 2**(32 - bits)``), and ``_dot`` sums bigger boxes in blocks that size.
-        Modulo 2**64, one piece: the whole of ``a``."""
+        Modulo 2**64, one piece: the whole of ``a``. Modulo a wide prime, its two halves."""
         if self.wrap:
             return 0, [a]
+        if self.wide:  # (halves: ``_dot`` halves the other side too)
+            bits = self._half
+            return bits, [a >> bits, a & ((1 << bits) - 1)]
         bits = max(16, 32 - a.shape[-1].bit_length())
         return bits, list(bit_pieces(a, bits))[::-1]
+
+    @property
+    def _half(self) -> int:
+        """The bits of the low half of a residue modulo a wide prime (``_split``)."""
+        return (self.top.bit_length() + 1) // 2
 
     def _dot(self, pieces: Pieces, b: Array, lead: str, b_lead: str, out: str) -> Array:
         """Per modulus (the last index of ``out``), the sum over the states (the last axis) of
@@ -1262,6 +1299,8 @@ class _Run:
         if self.wrap:  # (the products and their sum wrap: modulo 2**64 as they come)
             wrapping: Array = np.einsum(spec, parts[0], b)
             return wrapping
+        if self.wide:
+            return self._wide_dot(pieces, b, spec)
         block = (1 << (32 - bits)) - 1
         total = np.zeros(1, dtype=np.int64)
         for part in parts:
@@ -1271,6 +1310,25 @@ class _Run:
             )
             total = (total * (1 << bits) + here) % self.prime
         return total
+
+    def _wide_dot(self, pieces: Pieces, b: Array, spec: str) -> Array:
+        """``_dot`` modulo wide primes: ``a`` and ``b`` in halves of ``bits`` bits, each product
+        of halves below ``2 ** (2 * bits)`` and summed over blocks of fewer than
+        ``2 ** (63 - 2 * bits)`` states; the four sums put together in Python's integers (a few
+        values a family)."""
+        bits, (a_high, a_low) = pieces
+        halves = [b >> bits, b & ((1 << bits) - 1)]
+        block = (1 << (63 - 2 * bits)) - 1
+        shifted = []
+        for i, a_half in enumerate((a_high, a_low)):
+            for j, b_half in enumerate(halves):
+                here = sum(
+                    np.einsum(spec, a_half[..., lo : lo + block], b_half[..., lo : lo + block]) % self.prime
+                    for lo in range(0, b.shape[-1], block)
+                )
+                shifted.append(np.asarray(here, dtype=np.int64).astype(object) << (bits * (2 - i - j)))
+        out: Array = (sum(shifted[1:], shifted[0]) % self.prime.astype(object)).astype(np.int64)
+        return out
 
     # -------------------------------------------------------------- passes
 
@@ -1393,7 +1451,7 @@ class _Run:
         if p in c.untouched:  # (the card at any of them, shared out by their slots: never modulo 2**64)
             each = unit if unit is not None and c.by_sum == _UNTOUCHED else values[families.index(_UNTOUCHED)]
             share = self.slots[p] * inverses(c.slots_out[0], self.moduli) % self.prime
-            return each * share % self.prime
+            return times(each, share, self.moduli, 0)
         return unit if unit is not None and p == c.by_sum else values[families.index(p)]
 
     def _through(self, a: Array, step: _Step) -> Array:

@@ -12,9 +12,9 @@ chooses per group by the work of each way).
 Multiplying out, terms are merged as soon as the factors still to come are the same in each:
 their rows then add up (and cancel) at once. The kinds of card are taken in the order that
 merges the most terms soonest. Coefficients are exact integers in int64: a product that could
-pass ``BOUND`` is not multiplied out (None). (Copying residues below 2**31 times the
-coefficients into the box needs far less: the fold goes monomial by monomial only where the sum
-of the coefficients' sizes is below 2**31.)
+pass ``BOUND`` is not multiplied out (None). (Copying residues times the coefficients into the
+box needs far less: the fold goes monomial by monomial only where the sum of the coefficients'
+sizes leaves its widest residues inside int64, below 2**14 for residues below 2**48.)
 """
 
 from __future__ import annotations
@@ -166,6 +166,6 @@ def shifted_work(exps: npt.NDArray[np.int64], inner: Sequence[int], outer: Seque
 
 
 def coefficient_sum(coefs: Array) -> int:
-    """The sum of the coefficients' sizes: residues below 2**31 times it stay inside int64 when
-    it is below 2**31."""
+    """The sum of the coefficients' sizes: residues below 2**k times it stay inside int64 when it
+    is below 2**(62 - k)."""
     return int(np.abs(coefs).sum()) if len(coefs) else 0
