@@ -35,7 +35,7 @@ WRAP = 1 << 64
 # The largest prime below 2**k, for k from 32 to ``WIDEST``: one row of the fold's arrays where
 # 2**64 and a prime below 2**31 fall a few bits short of the deals, and two primes would take
 # two rows (``wide_prime``). Sums of their residues still have room in int64 (``WIDEST`` bits
-# leave 19 bits for the moves of card factors between reductions); their products do not, and
+# leave 14 bits for the moves of card factors between reductions); their products do not, and
 # are made by pieces (``times``).
 WIDEST = 48
 WIDE_PRIMES = (
