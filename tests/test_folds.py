@@ -485,12 +485,22 @@ def test_wide_primes_are_the_largest_below_each_power() -> None:
     assert arithmetic.wide_prime(arithmetic.WIDE_PRIMES[-1]) is None
 
 
-def test_a_wide_prime_only_where_the_groups_leave_it_room(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("room", ["terms", "monomials"])
+def test_a_wide_prime_only_where_the_groups_leave_it_room(room: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wide prime's residues must add up inside int64: through a group's terms (the sizes of
+    their coefficients, times what a card's factor multiplies by), and through its monomials
+    where it is multiplied out (the sizes of their coefficients)."""
     pos = knowledge.position(_probing(8, DeckKind.JOKERS), 35, PUBLIC)
-    assert FoldCount(pos).moduli[1] in arithmetic.WIDE_PRIMES
-    monkeypatch.setattr(folds_module, "_SAFE", arithmetic.WIDE_PRIMES[-1] * FoldCount(pos)._growth - 1)
     fold = FoldCount(pos)
-    assert fold.moduli[:3] == [arithmetic.WRAP, *PRIMES[:2]]
+    assert fold.moduli[1] in arithmetic.WIDE_PRIMES
+    multiplied = [step for step in fold.steps if any(step.multiplied)]
+    assert 0 < fold._coefficients == max(step.coefficients for step in multiplied)
+    if room == "terms":
+        monkeypatch.setattr(folds_module, "_SAFE", arithmetic.WIDE_PRIMES[-1] * fold._growth - 1)
+    else:
+        monkeypatch.setattr(folds_module, "_SAFE", arithmetic.WIDE_PRIMES[-1] * fold._coefficients - 1)
+        monkeypatch.setattr(FoldCount, "_growth", 1)
+    assert FoldCount(pos).moduli[:3] == [arithmetic.WRAP, *PRIMES[:2]]
     assert card_odds(pos, FOLDS) == card_odds(pos, BOOKS)
 
 

@@ -74,7 +74,6 @@ from ..knowledge import Position
 from . import monomials, parallel
 from .arithmetic import (
     PRIMES,
-    WIDEST,
     WRAP,
     add_scaled,
     binomials,
@@ -106,9 +105,10 @@ _THREADS_MEMORY = 2  # runs in threads hold up to this many times the memory bou
 _THREADED_LONG_MS = 350  # from a count the router's law puts at this long, a prime a run in threads
 _COPY_WEIGHT = 1.5  # a state of a monomial's shifted copy, in steps of a card factor
 _MONOMIAL_STEPS = 4000  # a monomial's numpy calls, in steps of a card factor
-# Groups multiplied out with coefficients' sizes summing below this: residues (below 2**WIDEST)
-# times them add up inside int64 (2645 at most on the whole jokers games' slowest views).
-_COEFFICIENTS = 1 << (62 - WIDEST)
+# Groups multiplied out with coefficients' sizes summing below this: residues below 2**31 times
+# them add up inside int64; a wide prime is taken only where its residues times them do
+# (``FoldCount._sequence``; 2,645 at most on the whole jokers games' slowest views).
+_COEFFICIENTS = 1 << 31
 
 
 Form = tuple[bool, int]  # (complement form?, the players its factor singles out)
@@ -452,6 +452,18 @@ class _Step:
             return forward, None
         sums = [self.whole_sum_back, *self.left_out.values()]
         return forward, back(sums) if all(monomials.coefficient_sum(c) < _COEFFICIENTS for _, c in sums) else None
+
+    @property
+    def coefficients(self) -> int:
+        """The largest sum of the coefficients' sizes of what goes monomial by monomial (0 when
+        the group goes card factor by card factor): a shifted copy times each adds up to it
+        times a residue."""
+        forward, back = self.multiplied
+        sums = [self.whole_sum] if forward else []
+        if back:
+            assert self.left_out is not None
+            sums += [self.whole_sum_back, *self.left_out.values()]
+        return max((monomials.coefficient_sum(made[1]) for made in sums if made is not None), default=0)
 
     @property
     def run_work(self) -> tuple[int, int]:
@@ -818,9 +830,15 @@ class FoldCount:
         if not self.apart or self.untouched:
             return PRIMES
         wide = wide_prime(self._planned >> 64)
-        if wide is None or wide * self._growth > _SAFE:
+        if wide is None or wide * self._growth > _SAFE or wide * self._coefficients > _SAFE:
             return (WRAP, *PRIMES)
         return (WRAP, wide, *PRIMES)
+
+    @cached_property
+    def _coefficients(self) -> int:
+        """The largest sum of coefficients' sizes a group multiplied out adds a residue times
+        (``_Step.coefficients``)."""
+        return max((step.coefficients for step in self.steps), default=0)
 
     @cached_property
     def _growth(self) -> int:

@@ -14,7 +14,7 @@ their rows then add up (and cancel) at once. The kinds of card are taken in the 
 merges the most terms soonest. Coefficients are exact integers in int64: a product that could
 pass ``BOUND`` is not multiplied out (None). (Copying residues times the coefficients into the
 box needs far less: the fold goes monomial by monomial only where the sum of the coefficients'
-sizes leaves its widest residues inside int64, below 2**14 for residues below 2**48.)
+sizes is below 2**31, and takes a wide prime only where that sum times it is below 2**62.)
 """
 
 from __future__ import annotations
