@@ -425,14 +425,16 @@ def test_sums_in_pieces_never_overflow() -> None:
             assert got[0, k] == got[1, k] == want
 
 
-def test_wide_sums_in_halves_never_overflow() -> None:
-    """The dot product modulo wide primes: residues just below the widest prime on both sides,
-    as many states as a block of its halves holds and more, against Python's integers; a run
-    with a prime below 2**31 beside it takes the same halves."""
-    primes = [arithmetic.WIDE_PRIMES[-1], PRIMES[0]]
+@pytest.mark.parametrize("wide", [arithmetic.WIDE_PRIMES[-1], arithmetic.WIDE_PRIMES[-2], arithmetic.WIDE_PRIMES[7]])
+def test_wide_sums_in_halves_never_overflow(wide: int) -> None:
+    """The dot product modulo wide primes (of 48, 47 and 39 bits: an odd width's high half is the
+    longer): residues just below the prime on both sides, as many states as a block of its
+    halves holds and more, against Python's integers; a run with a prime below 2**31 beside it
+    takes the same halves."""
+    primes = [wide, PRIMES[0]]
     run = folds_module._Run(FoldCount(_opening(0)), primes)
     assert run.wide
-    block = (1 << (63 - 2 * run._half)) - 1
+    block = min(folds_module._WIDE_BLOCK, (1 << (63 - 2 * run._half)) - 1)
     rng = random.Random(7)
     for states in (1, 1000, block, block + 1, 2 * block + 5):
         a = np.array([[[p - 1 - rng.randrange(4) for _ in range(states)] for p in primes]] * 2, dtype=np.int64)
@@ -479,7 +481,7 @@ def test_wide_primes_are_the_largest_below_each_power() -> None:
 
     for k, q in zip(range(32, arithmetic.WIDEST + 1), arithmetic.WIDE_PRIMES, strict=True):
         assert q < 1 << k and prime(q) and not any(prime(x) for x in range(q + 2, 1 << k, 2))
-    assert arithmetic.wide_prime(PRIMES[-1] - 1) is None  # (a prime below 2**31 passes it)
+    assert arithmetic.wide_prime(PRIMES[0] - 1) is None  # (the first prime below 2**31 passes it)
     assert arithmetic.wide_prime(PRIMES[0]) == arithmetic.WIDE_PRIMES[0]
     assert arithmetic.wide_prime(1 << 40) == arithmetic.WIDE_PRIMES[41 - 32]
     assert arithmetic.wide_prime(arithmetic.WIDE_PRIMES[-1]) is None
@@ -497,6 +499,7 @@ def test_a_wide_prime_only_where_the_groups_leave_it_room(room: str, monkeypatch
     assert 0 < fold._coefficients == max(step.coefficients for step in multiplied)
     if room == "terms":
         monkeypatch.setattr(folds_module, "_SAFE", arithmetic.WIDE_PRIMES[-1] * fold._growth - 1)
+        monkeypatch.setattr(FoldCount, "_coefficients", 1)
     else:
         monkeypatch.setattr(folds_module, "_SAFE", arithmetic.WIDE_PRIMES[-1] * fold._coefficients - 1)
         monkeypatch.setattr(FoldCount, "_growth", 1)

@@ -62,7 +62,7 @@ WIDE_PRIMES = (
 def wide_prime(rest: int) -> int | None:
     """The smallest of ``WIDE_PRIMES`` over ``rest`` (what a count modulo 2**64 leaves for a second
     modulus to pass), or None: where a prime below 2**31 passes it, or none of them does."""
-    if rest < PRIMES[-1]:
+    if rest < PRIMES[0]:
         return None
     return next((q for q in WIDE_PRIMES if q > rest), None)
 

@@ -109,6 +109,7 @@ _MONOMIAL_STEPS = 4000  # a monomial's numpy calls, in steps of a card factor
 # them add up inside int64; a wide prime is taken only where its residues times them do
 # (``FoldCount._sequence``; 2,645 at most on the whole jokers games' slowest views).
 _COEFFICIENTS = 1 << 31
+_WIDE_BLOCK = 1 << 16  # the most states a sum of products modulo a wide prime takes at once (``_Run._wide_dot``)
 
 
 Form = tuple[bool, int]  # (complement form?, the players its factor singles out)
@@ -1331,20 +1332,24 @@ class _Run:
 
     def _wide_dot(self, pieces: Pieces, b: Array, spec: str) -> Array:
         """``_dot`` modulo wide primes: ``a`` and ``b`` in halves of ``bits`` bits, each product
-        of halves below ``2 ** (2 * bits)`` and summed over blocks of fewer than
-        ``2 ** (63 - 2 * bits)`` states; the four sums put together in Python's integers (a few
+        of halves below ``2 ** (2 * bits)``, summed over blocks of fewer than
+        ``2 ** (63 - 2 * bits)`` states and at most ``_WIDE_BLOCK`` (``b`` halved a block at a
+        time: no copy of a whole box); the four sums put together in Python's integers (a few
         values a family)."""
         bits, (a_high, a_low) = pieces
-        halves = [b >> bits, b & ((1 << bits) - 1)]
-        block = (1 << (63 - 2 * bits)) - 1
-        shifted = []
-        for i, a_half in enumerate((a_high, a_low)):
-            for j, b_half in enumerate(halves):
-                here = sum(
-                    np.einsum(spec, a_half[..., lo : lo + block], b_half[..., lo : lo + block]) % self.prime
-                    for lo in range(0, b.shape[-1], block)
-                )
-                shifted.append(np.asarray(here, dtype=np.int64).astype(object) << (bits * (2 - i - j)))
+        mask = (1 << bits) - 1
+        block = min(_WIDE_BLOCK, (1 << (63 - 2 * bits)) - 1)
+        sums: list[list[Array]] = [[], [], [], []]
+        for lo in range(0, b.shape[-1], block):
+            part = b[..., lo : lo + block]
+            halves = (part >> bits, part & mask)
+            for i, a_half in enumerate((a_high, a_low)):
+                for j, b_half in enumerate(halves):
+                    sums[2 * i + j].append(np.einsum(spec, a_half[..., lo : lo + block], b_half) % self.prime)
+        shifted = [
+            np.asarray(sum(got), dtype=np.int64).astype(object) << (bits * (2 - i - j))
+            for (i, j), got in zip(itertools.product(range(2), repeat=2), sums, strict=True)
+        ]
         out: Array = (sum(shifted[1:], shifted[0]) % self.prime.astype(object)).astype(np.int64)
         return out
 
