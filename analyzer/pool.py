@@ -128,10 +128,24 @@ def _end(workers: int) -> None:
     # workers gone, and (Python 3.11) a task cancelled first makes its thread print a traceback.
     # Its thread is given a moment to finish: left running into the interpreter's exit, it races
     # the exit's own clean-up, which then prints a traceback.
+    manager = getattr(pool.executor, "_executor_manager_thread", None)  # (shutdown lets go of it)
     pool.executor.shutdown(wait=False)
-    manager = getattr(pool.executor, "_executor_manager_thread", None)
     if manager is not None:
         manager.join(timeout=2)
+        _spare_exit_hook(manager)
+
+
+def _spare_exit_hook(manager: threading.Thread) -> None:
+    """Keep Python's exit hook for process pools from waking this pool's thread, told to stop
+    already: should the thread still be cleaning up at exit (its workers slow to end on a loaded
+    machine), the hook writes to the pipe the thread is closing, unlocked (Python 3.11), and
+    prints "Bad file descriptor" (seen once in CI). The interpreter still waits for the thread
+    at exit, as for any thread not a daemon."""
+    from concurrent.futures import process
+
+    wakeups = getattr(process, "_threads_wakeups", None)
+    if wakeups is not None:
+        wakeups.pop(manager, None)
 
 
 def process_map(
