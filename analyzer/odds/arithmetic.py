@@ -32,12 +32,11 @@ PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549
 WRAP = 1 << 64
 
 
-# The largest prime below 2**k, for k from 32 to ``WIDEST``: one row of the fold's arrays where
+# The largest prime below 2**k, for k from 32 to 48 (``WIDEST``): one row of the fold's arrays where
 # 2**64 and a prime below 2**31 fall a few bits short of the deals, and two primes would take
 # two rows (``wide_prime``). Sums of their residues still have room in int64 (``WIDEST`` bits
 # leave 14 bits for the moves of card factors between reductions); their products do not, and
 # are made by pieces (``times``).
-WIDEST = 48
 WIDE_PRIMES = (
     4294967291,
     8589934583,
@@ -57,6 +56,7 @@ WIDE_PRIMES = (
     140737488355213,
     281474976710597,
 )
+WIDEST = WIDE_PRIMES[-1].bit_length()
 
 
 def wide_prime(rest: int) -> int | None:

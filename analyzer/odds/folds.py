@@ -275,6 +275,12 @@ class _Step:
         return self.total * math.prod(self.ranges)
 
     @cached_property
+    def term_sizes(self) -> int:
+        """The sizes of the group's terms' coefficients summed (1 at least): the sum over its
+        terms adds up a reduced value times this much (``_Run._through``, ``_Run._back_through``)."""
+        return max(1, sum(abs(k) for k, _ in self.group.terms))
+
+    @cached_property
     def ahead(self) -> int:
         """The states of the forward box."""
         return self.total * math.prod(self.forward)
@@ -846,8 +852,7 @@ class FoldCount:
         """How far a group's terms can take a reduced value before the next reduction: the
         sizes of its terms' coefficients summed, times what a card's factor multiplies by (the
         passes reduce before a card's factor would pass ``_SAFE`` over the first)."""
-        players = len(self.model.players)
-        return (players + 1) * max((sum(abs(k) for k, _ in g.terms) for g in self.model.groups), default=1)
+        return (len(self.model.players) + 1) * max((step.term_sizes for step in self.steps), default=1)
 
     @cached_property
     def by_difference(self) -> int | None:
@@ -1334,23 +1339,19 @@ class _Run:
         """``_dot`` modulo wide primes: ``a`` and ``b`` in halves of ``bits`` bits, each product
         of halves below ``2 ** (2 * bits)``, summed over blocks of fewer than
         ``2 ** (63 - 2 * bits)`` states and at most ``_WIDE_BLOCK`` (``b`` halved a block at a
-        time: no copy of a whole box); the four sums put together in Python's integers (a few
-        values a family)."""
+        time: no copy of a whole box); the sums, by how many low halves their products take, put
+        together in Python's integers (a few values a family)."""
         bits, (a_high, a_low) = pieces
         mask = (1 << bits) - 1
         block = min(_WIDE_BLOCK, (1 << (63 - 2 * bits)) - 1)
-        sums: list[list[Array]] = [[], [], [], []]
+        lows: list[Array | int] = [0, 0, 0]  # per product, by its low halves: none, one, two
         for lo in range(0, b.shape[-1], block):
             part = b[..., lo : lo + block]
-            halves = (part >> bits, part & mask)
             for i, a_half in enumerate((a_high, a_low)):
-                for j, b_half in enumerate(halves):
-                    sums[2 * i + j].append(np.einsum(spec, a_half[..., lo : lo + block], b_half) % self.prime)
-        shifted = [
-            np.asarray(sum(got), dtype=np.int64).astype(object) << (bits * (2 - i - j))
-            for (i, j), got in zip(itertools.product(range(2), repeat=2), sums, strict=True)
-        ]
-        out: Array = (sum(shifted[1:], shifted[0]) % self.prime.astype(object)).astype(np.int64)
+                for j, b_half in enumerate((part >> bits, part & mask)):
+                    lows[i + j] += np.einsum(spec, a_half[..., lo : lo + block], b_half) % self.prime
+        whole = sum(np.asarray(s, dtype=np.int64).astype(object) << (bits * (2 - k)) for k, s in enumerate(lows))
+        out: Array = (whole % self.prime.astype(object)).astype(np.int64)
         return out
 
     # -------------------------------------------------------------- passes
@@ -1483,7 +1484,7 @@ class _Run:
         joins the box at the first card singling it out, and those cards come last: the cards
         before go through a box without it."""
         total: Array | None = None
-        limit = _SAFE // max(1, sum(abs(k) for k, _ in step.group.terms))
+        limit = _SAFE // step.term_sizes
         whole = (*a.shape[:3], *step.forward)
         for coef, masks in step.group.terms:
             x, size = a, self.top
@@ -1655,7 +1656,7 @@ class _Run:
         kinds = len(step.group.kinds)
         sums: dict[tuple[int, int], Array] = {}
         total: Array | None = None
-        limit = _SAFE // max(1, sum(abs(k) for k, _ in step.group.terms))
+        limit = _SAFE // step.term_sizes
         order = step.back_order
         for term, (coef, masks) in enumerate(step.group.terms):
             y, size = b, self.top
