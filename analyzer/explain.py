@@ -1011,7 +1011,8 @@ def explain_contradiction(tracker: ViewTracker, at: int) -> Explanation:
     steps: list[Step] = []
     if chain.broken and chain.broken != ["counting"]:
         _, steps = chain.slice([b for b in chain.broken if b != "counting"])
-    lines = [_fact_sentence(f, tracker.record) for f in kept]
+    kept = _telling(kept)
+    lines = _fact_sentences(kept, tracker.record)
     said = {f.id: f.statement for f in kept} | {st.id: st.conclusion for st in steps}
     lines += [_step_sentence(s, steps, said) for s in steps]
     text = " ".join(f"{i}. {s}" for i, s in enumerate(lines, start=1))
@@ -1060,6 +1061,63 @@ def _fact_sentence(f: Fact, record: Record) -> str:
             f"{p} holds {_or(s.cards)}."
         )
     return f"{p} asked at event {e} instead of claiming the {book}, so {p} does not hold all of {_cards(s.cards)}."
+
+
+# A player's facts in the order they are told: what they hold (hand size, own hand, cards got,
+# a card of a book shown by an ask, not all of a book by an ask instead of a claim), then what
+# they lack (their own asks, their "no" answers): "Ben asked for 2♦, so Ben holds 5♦ or 7♦. Ben
+# answered no to 7♦. So Ben holds 5♦."
+_TOLD = {"count": 0, "hand": 1, "got": 2, "ask-book": 3, "declare": 4, "asked": 5, "no": 6}
+
+
+def _event(f: Fact) -> int:
+    return f.source.event or 0
+
+
+def _telling(facts: Sequence[Fact]) -> list[Fact]:
+    """The facts first used by one step, in the order they are told: player by player (in the
+    order of each one's first event), and each player's by kind (``_TOLD``), then by event. A
+    coach reads one player's receipts together ("Cara holds 11 cards. ... Cara answered no to 9♦
+    at event 75, J♦ at event 107 and K♦ at event 250.") rather than the whole table's in the order
+    they happened."""
+    first: dict[str, int] = {}
+    for f in sorted(facts, key=_event):
+        first.setdefault(f.statement.player, _event(f))
+    return sorted(
+        facts, key=lambda f: (first[f.statement.player], f.statement.player, _TOLD.get(f.source.how, 9), _event(f))
+    )
+
+
+def _fact_sentences(facts: Sequence[Fact], record: Record) -> list[str]:
+    """A sentence per fact, in the order given, but one sentence for a run of one player's "no"
+    answers, of the cards one player got from another, or of one player's own asks: "Cara
+    answered no to 9♦ at event 75, J♦ at event 107 and K♦ at event 250."."""
+    lines: list[str] = []
+    i = 0
+    while i < len(facts):
+        f = facts[i]
+        run = [f]
+        while (
+            i + len(run) < len(facts)
+            and (g := facts[i + len(run)]).source.how == f.source.how
+            and f.source.how in ("no", "got", "asked")
+            and g.statement.player == f.statement.player
+            and (f.source.how != "got" or g.source.other == f.source.other)
+        ):
+            run.append(g)
+        i += len(run)
+        if len(run) == 1:
+            lines.append(_fact_sentence(f, record))
+            continue
+        p, how = f.statement.player, f.source.how
+        each = all_of([f"{_c(g.statement.card)} at event {g.source.event}" for g in run])
+        if how == "no":
+            lines.append(f"{p} answered no to {each}.")
+        elif how == "got":
+            lines.append(f"{p} got from {f.source.other} {each}.")
+        else:
+            lines.append(f"{p} asked for {each}, so {p} lacks {'both' if len(run) == 2 else 'them'}.")
+    return lines
 
 
 def _whole_hand(p: str, count: int, parts: Sequence[str]) -> str:
@@ -1164,23 +1222,50 @@ def _step_sentence(s: Step, steps: Sequence[Step] = (), said: dict[str, Statemen
     )
 
 
+def _held_elsewhere(cards: Sequence[tuple[Card, str | None]]) -> str:
+    """Cards a player lacks as others hold them, by holder in the order first met: "3♠ 4♠ 8♥
+    (with Anna) and Q♦ (with Eli)"."""
+    by_holder: dict[str | None, list[Card]] = {}
+    for card, holder in cards:
+        by_holder.setdefault(holder, []).append(card)
+    return all_of([_cards(cs) + (f" (with {holder})" if holder else "") for holder, cs in by_holder.items()])
+
+
+def _batches(steps: Sequence[Step]) -> list[list[int]]:
+    """The steps (their indices) whose facts are told together, before the first of them: a run
+    of ``elsewhere`` steps that feed later steps (their conclusions are told as one sentence per
+    player), else each step alone."""
+    batches: list[list[int]] = []
+    gathering = False
+    for k, st in enumerate(steps):
+        gathered = st.rule == "elsewhere" and k < len(steps) - 1
+        if gathered and gathering:
+            batches[-1].append(k)
+        else:
+            batches.append([k])
+        gathering = gathered
+    return batches
+
+
 def _explanation(
     conclusion: Statement, facts: list[Fact], steps: list[Step], record: Record, unstepped: bool = False
 ) -> Explanation:
     """Number the facts and steps of one explanation from 1 and write its sentences.
 
-    Each fact is told just before the first step that uses it; ``elsewhere`` steps that only
-    feed a later step are told together, one sentence per player.
+    Each fact is told just before the first step that uses it (``_telling``, ``_fact_sentences``);
+    ``elsewhere`` steps that only feed a later step are told together, one sentence per player,
+    after the facts of a run of them.
     """
     fact_ids = {f.id for f in facts}
     order: list[Fact] = []
     told: set[str] = set()
     by_id = {f.id: f for f in facts}
-    for st in steps:
-        fresh = [by_id[x] for x in st.premises if x in fact_ids and x not in told]
+    batches = _batches(steps)
+    for batch in batches:
+        fresh = [by_id[x] for k in batch for x in steps[k].premises if x in fact_ids and x not in told]
         told.update(f.id for f in fresh)
-        order.extend(sorted(fresh, key=lambda f: f.source.event or 0))
-    order = [f for f in facts if f.id not in told] + order
+        order.extend(_telling(list(dict.fromkeys(fresh))))
+    order = _telling([f for f in facts if f.id not in told]) + order
     rename = {f.id: f"f{i}" for i, f in enumerate(order, start=1)}
     rename.update({st.id: f"s{i}" for i, st in enumerate(steps, start=1)})
     new_facts = tuple(replace(f, id=rename[f.id]) for f in order)
@@ -1188,18 +1273,20 @@ def _explanation(
     lines: list[str] = []
     said: set[str] = set()
     premises = {x for st in new_steps for x in st.premises}
-    for f in new_facts:
-        if f.id not in premises:
-            lines.append(_fact_sentence(f, record))
-            said.add(f.id)
+    alone = [f for f in new_facts if f.id not in premises]
+    lines.extend(_fact_sentences(alone, record))
+    said.update(f.id for f in alone)
     fact_of = {f.id: f for f in new_facts}
     said_by_id = {f.id: f.statement for f in new_facts} | {st.id: st.conclusion for st in new_steps}
     last = new_steps[-1] if new_steps else None
-    gathered: dict[str, list[str]] = {}
+    gathered: dict[str, list[tuple[Card, str | None]]] = {}  # (per player: the cards, each with its holder)
+    batch_of = {batch[0]: batch for batch in batches}
     for k, st in enumerate(new_steps):
-        for f in sorted((fact_of[x] for x in st.premises if x in fact_of and x not in said), key=lambda f: f.id):
-            said.add(f.id)
-            lines.append(_fact_sentence(f, record))
+        if k in batch_of:
+            uses = {x for j in batch_of[k] for x in new_steps[j].premises}
+            fresh = [f for f in new_facts if f.id in uses and f.id not in said]  # (in the order told)
+            said.update(f.id for f in fresh)
+            lines.extend(_fact_sentences(fresh, record))
         if st.rule == "elsewhere" and st is not last:
             c = st.conclusion.card
             assert c is not None
@@ -1209,7 +1296,7 @@ def _explanation(
                 lines.remove(st.conclusion.player)  # told once, after the last fact it rests on
             lines.append(st.conclusion.player)  # a placeholder, filled in below
             holder = next((said_by_id[x].player for x in st.premises if x in said_by_id), None)
-            gathered[st.conclusion.player].append(f"{c.pretty} (with {holder})" if holder else c.pretty)
+            gathered[st.conclusion.player].append((c, holder))
             continue
         if st.rule == "one-left" and len(st.premises) == 1 and len(fact_of[st.premises[0]].statement.cards) == 1:
             continue  # the fact said it already
@@ -1230,8 +1317,7 @@ def _explanation(
             continue
         lines.append(sentence)
     for p, cards in gathered.items():
-        i = lines.index(p)
-        lines[i] = f"So {p} lacks {', '.join(cards)}."
+        lines[lines.index(p)] = f"So {p} lacks {_held_elsewhere(cards)}."
     if unstepped:
         lines.append(
             f"So {conclusion.words}: taken together, these facts leave no other way"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -379,3 +380,50 @@ def test_a_contradiction_is_explained_by_facts_that_cannot_all_hold(tmp_path: Pa
     assert not checker.feasible(statements)
     for i in range(len(statements)):
         assert checker.feasible(statements[:i] + statements[i + 1 :])
+
+
+# ------------------------------------------------------------ the text, as a coach reads it
+
+
+def told_events(text: str) -> list[int]:
+    return [int(e) for e in re.findall(r"event (\d+)", text)]
+
+
+def test_a_players_receipts_are_told_together() -> None:
+    """Seed 187, after event 250 in Ben's view: Cara's five "no" answers are one sentence, not
+    five scattered among Anna's asks, and the cards Anna got from Dev are another."""
+    game = simulated(187)
+    text = Explainer(ViewTracker(game, "Ben"), 250).card(parse_card("8D"))["Dev"].text
+    assert "Anna got from Dev 3♠ at event 225, 4♠ at event 226 and 5♠ at event 227." in text
+    assert "So Cara lacks 3♠ 4♠ 5♠ 8♥ (with Anna) and Q♦ (with Eli)." in text
+    assert (
+        "Cara answered no to 9♦ at event 75, J♦ at event 107, A♦ at event 241, 10♦ at event 245 and K♦ at event 250."
+        in text
+    )
+    # What a player must hold is told before what they lack.
+    assert text.index("Cara does not hold all of 10♠ J♠") < text.index("Cara answered no")
+    assert " 10. So Dev lacks 8♦: " in text and " 11. " not in text  # (sixteen sentences before)
+
+
+def test_one_players_own_asks_are_one_sentence() -> None:
+    game = game_of(SHARED / "g201.fish")
+    text = Explainer(ViewTracker(game, PUBLIC), 98).card(parse_card("AH"))["Ben"].text
+    assert " Ben asked for 9♥ at event 21 and Q♥ at event 50, so Ben lacks both. " in text
+
+
+@pytest.mark.parametrize(("path", "view"), [(SHARED / "g201.fish", PUBLIC), (SHARED / "g202.fish", "Ben")])
+def test_facts_are_told_in_the_order_they_are_numbered(path: Path, view: str) -> None:
+    """Each fact's sentence names its event once (a sentence for several names each), so the
+    events read in the text are the facts' events in the order of their ids: f10 after f9, and
+    none told twice or left out."""
+    game = game_of(path)
+    tracker = ViewTracker(game, view)
+    long = 0
+    for at in range(0, len(game.record.events) + 1, 4):
+        ex = Explainer(tracker, at)
+        for c in ex.cards:
+            for e in ex.card(c).values():
+                assert [int(f.id[1:]) for f in e.facts] == list(range(1, len(e.facts) + 1))
+                assert told_events(e.text) == [f.source.event for f in e.facts if f.source.event is not None], e.text
+                long += len(e.facts) >= 10
+    assert long > 0  # (the order of f9 and f10 was met)
