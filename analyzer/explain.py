@@ -981,6 +981,12 @@ class Explainer:
         return {c: pos.known[c] if c in pos.known else deal[c] for c in pos.in_play}
 
 
+def by_fact(fact: Fact, record: Record) -> Explanation:
+    """The explanation of a deduction that is itself a fact (a card in the view's hand, or
+    received in an ask): that fact alone, as ``Explainer.explain`` gives it, with no explainer."""
+    return _explanation(fact.statement, [fact], [], record)
+
+
 def explain_contradiction(tracker: ViewTracker, at: int) -> Explanation:
     """Facts of the view after ``at`` events that cannot all be true (leaving out any one, they can).
 
@@ -1079,7 +1085,11 @@ def _telling(facts: Sequence[Fact]) -> list[Fact]:
     order of each one's first event), and each player's by kind (``_TOLD``), then by event. A
     coach reads one player's receipts together ("Cara holds 11 cards. ... Cara answered no to 9♦
     at event 75, J♦ at event 107 and K♦ at event 250.") rather than the whole table's in the order
-    they happened."""
+    they happened. Facts about one card alone (everyone else lacks it) go by kind, then by event:
+    "Ben asked for 3♥ at event 39, so Ben lacks it. Anna answered no to 3♥ at event 31, Eli at
+    event 39 and Fay at event 43."."""
+    if len({f.statement.card for f in facts}) == 1 and facts[0].statement.card is not None:
+        return sorted(facts, key=lambda f: (_TOLD.get(f.source.how, 9), _event(f)))
     first: dict[str, int] = {}
     for f in sorted(facts, key=_event):
         first.setdefault(f.statement.player, _event(f))
@@ -1088,28 +1098,40 @@ def _telling(facts: Sequence[Fact]) -> list[Fact]:
     )
 
 
+def _together(f: Fact, g: Fact) -> str:
+    """How ``g`` may be told in one sentence with ``f`` before it: ``player`` (one player's "no"
+    answers, own asks, or cards got from one other player), ``card`` (several players' "no" to
+    one card), or not at all (empty)."""
+    how = f.source.how
+    if g.source.how != how or how not in ("no", "got", "asked"):
+        return ""
+    if g.statement.player == f.statement.player:
+        return "player" if how != "got" or g.source.other == f.source.other else ""
+    return "card" if how == "no" and g.statement.card == f.statement.card else ""
+
+
 def _fact_sentences(facts: Sequence[Fact], record: Record) -> list[str]:
     """A sentence per fact, in the order given, but one sentence for a run of one player's "no"
-    answers, of the cards one player got from another, or of one player's own asks: "Cara
-    answered no to 9♦ at event 75, J♦ at event 107 and K♦ at event 250."."""
+    answers, of the cards one player got from another, of one player's own asks, or of several
+    players' "no" to one card: "Cara answered no to 9♦ at event 75, J♦ at event 107 and K♦ at
+    event 250."."""
     lines: list[str] = []
     i = 0
     while i < len(facts):
         f = facts[i]
         run = [f]
-        while (
-            i + len(run) < len(facts)
-            and (g := facts[i + len(run)]).source.how == f.source.how
-            and f.source.how in ("no", "got", "asked")
-            and g.statement.player == f.statement.player
-            and (f.source.how != "got" or g.source.other == f.source.other)
-        ):
-            run.append(g)
+        way = _together(f, facts[i + 1]) if i + 1 < len(facts) else ""
+        while way and i + len(run) < len(facts) and _together(run[-1], facts[i + len(run)]) == way:
+            run.append(facts[i + len(run)])
         i += len(run)
         if len(run) == 1:
             lines.append(_fact_sentence(f, record))
             continue
         p, how = f.statement.player, f.source.how
+        if way == "card":
+            first = f"{p} answered no to {_c(f.statement.card)} at event {f.source.event}"
+            lines.append(all_of([first, *(f"{g.statement.player} at event {g.source.event}" for g in run[1:])]) + ".")
+            continue
         each = all_of([f"{_c(g.statement.card)} at event {g.source.event}" for g in run])
         if how == "no":
             lines.append(f"{p} answered no to {each}.")
@@ -1338,6 +1360,7 @@ __all__ = [
     "Statement",
     "Step",
     "Unexplained",
+    "by_fact",
     "explain_contradiction",
     "holds",
     "implied",

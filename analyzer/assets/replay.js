@@ -333,9 +333,34 @@
     var texts = whyOf(state.view, state.step, c);
     if (texts) {
       node.appendChild(whyList(texts));
-    } else {
-      node.appendChild(el("p", "hint", "Why: the page carries the explanations at the steps of the mistakes."));
+      return;
     }
+    var known = h.length === 1 ? knownWhy(state.view, state.step, c) : null;
+    if (known !== null) {
+      var one = {};
+      one[D.players[h[0]]] = known;
+      var list = whyList(one);
+      var rest = el("li", "why-rest");
+      rest.appendChild(document.createTextNode("Everyone else lacks it: "));
+      rest.appendChild(who(h[0]));
+      rest.appendChild(document.createTextNode(" holds it."));
+      list.appendChild(rest);
+      node.appendChild(list);
+      return;
+    }
+    node.appendChild(el("p", "hint", h.length === 1
+      ? "Why: halfsuit who-has tells it at this step."
+      : "Why the others cannot hold it: the page carries that at the steps of the mistakes, and halfsuit who-has at any step."));
+  }
+
+  // Why the holder of a known card holds it (a text), at a step in a view: the last run of the
+  // card's that starts at or before the step (runs of [step, text index], -1 for none).
+  function knownWhy(view, step, c) {
+    var runs = D.view[view].known[String(c)];
+    if (!runs) { return null; }
+    var at = -1;
+    for (var i = 0; i < runs.length && runs[i][0] <= step; i++) { at = runs[i][1]; }
+    return at >= 0 ? D.knownWhy[at] : null;
   }
 
   // The explanations of a card (player -> text) at a step in a view, when the page carries them.
