@@ -1171,10 +1171,14 @@ def _short_of(p: str, s: Step, said: dict[str, Statement] | None) -> tuple[str, 
     return text, len(short)
 
 
-def _step_sentence(s: Step, steps: Sequence[Step] = (), said: dict[str, Statement] | None = None) -> str:
+def _step_sentence(
+    s: Step, steps: Sequence[Step] = (), said: dict[str, Statement] | None = None, cards: Sequence[Card] = ()
+) -> str:
+    """The sentence of one step; with ``cards``, of steps alike but for their cards, said at once
+    ("So Ben lacks 9♠ and 9♣: Ben's 6 cards are ...")."""
     c = s.conclusion
     p = c.player
-    card = c.card.pretty if c.card is not None else ""
+    card = all_of([x.pretty for x in cards]) if cards else c.card.pretty if c.card is not None else ""
     if s.rule == "elsewhere":
         holder = next((st.conclusion.player for st in steps if st.id in s.premises), None)
         return (
@@ -1301,6 +1305,7 @@ def _explanation(
     fact_of = {f.id: f for f in new_facts}
     said_by_id = {f.id: f.statement for f in new_facts} | {st.id: st.conclusion for st in new_steps}
     last = new_steps[-1] if new_steps else None
+    alike: tuple[Step, list[Card]] | None = None  # the step whose sentence is last, and its cards
     gathered: dict[str, list[tuple[Card, str | None]]] = {}  # (per player: the cards, each with its holder)
     batch_of = {batch[0]: batch for batch in batches}
     for k, st in enumerate(new_steps):
@@ -1322,22 +1327,22 @@ def _explanation(
             continue
         if st.rule == "one-left" and len(st.premises) == 1 and len(fact_of[st.premises[0]].statement.cards) == 1:
             continue  # the fact said it already
-        sentence = _step_sentence(st, new_steps, said_by_id)
         prev = new_steps[k - 1] if k > 0 else None
         if (
             prev is not None
+            and alike is not None
             and prev.rule == st.rule
             and prev.premises == st.premises
             and prev.conclusion.player == st.conclusion.player
             and prev.conclusion.kind == st.conclusion.kind
-            and lines
-            and lines[-1].endswith(".")
             and st.conclusion.card is not None
             and st.rule in ("counting", "full-hand", "needs-all")
         ):
-            lines[-1] = lines[-1][:-1] + f", {st.conclusion.card.pretty}."
+            alike[1].append(st.conclusion.card)  # (the steps before it alike, said again with this card)
+            lines[-1] = _step_sentence(alike[0], new_steps, said_by_id, alike[1])
             continue
-        lines.append(sentence)
+        lines.append(_step_sentence(st, new_steps, said_by_id))
+        alike = (st, [st.conclusion.card]) if st.conclusion.card is not None else None
     for p, cards in gathered.items():
         lines[lines.index(p)] = f"So {p} lacks {_held_elsewhere(cards)}."
     if unstepped:

@@ -427,3 +427,11 @@ def test_facts_are_told_in_the_order_they_are_numbered(path: Path, view: str) ->
                 assert told_events(e.text) == [f.source.event for f in e.facts if f.source.event is not None], e.text
                 long += len(e.facts) >= 10
     assert long > 0  # (the order of f9 and f10 was met)
+
+
+def test_steps_alike_but_for_their_cards_name_the_cards_together() -> None:
+    """Two full-hand steps on the same premises are one sentence, their cards named together
+    where the one card was (the second card was once tacked on after the hand, as if in it)."""
+    game = game_of(SAMPLES / "simulated-game.fish")
+    text = Explainer(ViewTracker(game, "Fay"), 110).card(parse_card("9C"))["Anna"].text
+    assert "So Ben lacks 9♠ and 9♣: Ben's 6 cards are 9♥, 10♥, K♥, A♥, one of J♥ Q♥ and one of 9♦ Q♦ K♦ A♦." in text
