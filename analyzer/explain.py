@@ -44,7 +44,7 @@ from typing import Any, cast
 from .cards import Card
 from .knowledge import Position, ViewTracker
 from .record import Ask, Record
-from .solver import NoFit, augment, solve, strong_components
+from .solver import NoFit, Solution, augment, solve, strong_components
 from .wording import all_of, either, plural
 
 HOLDS, LACKS, ONE_OF, NOT_ALL, COUNT = "holds", "lacks", "holds-one-of", "holds-not-all", "count"
@@ -884,13 +884,16 @@ def _deck_order(cards: Iterable[Card], order: Sequence[Card]) -> tuple[Card, ...
 class Explainer:
     """Explanations for one view after ``at`` events (built once, then cheap per card)."""
 
-    def __init__(self, tracker: ViewTracker, at: int) -> None:
+    def __init__(
+        self, tracker: ViewTracker, at: int, pos: Position | None = None, facts: list[Fact] | None = None
+    ) -> None:
+        """``pos`` and ``facts``: the view's position after ``at`` events and its facts, when
+        already read (``tracker.position(at)``, ``read_facts``)."""
         self.tracker = tracker
         self.at = at
         self.record = tracker.record
-        self.pos = tracker.position(at)
-        self.solution = solve(self.pos)
-        self.facts = read_facts(tracker, self.pos)
+        self.pos = tracker.position(at) if pos is None else pos
+        self.facts = read_facts(tracker, self.pos) if facts is None else facts
         self.players = self.pos.players
         self.cards = self.pos.in_play
         self.chain = _Chain(self.players, self.cards, self.facts)
@@ -898,6 +901,11 @@ class Explainer:
         self._cache: dict[Statement, Explanation] = {}
         self.reducible = 0  # explanations kept with a fact too many, the rules falling short without it
         self.unstepped = 0  # explanations with the facts alone, the rules falling short of any chain
+
+    @functools.cached_property
+    def solution(self) -> Solution:
+        """The solver's holders of the view (what ``card`` explains), made when first asked."""
+        return solve(self.pos)
 
     def card(self, card: Card) -> dict[str, Explanation]:
         """One explanation per player the solver places (``holds``) or rules out (``lacks``) for ``card``."""
@@ -1017,12 +1025,18 @@ def explain_contradiction(tracker: ViewTracker, at: int) -> Explanation:
     steps: list[Step] = []
     if chain.broken and chain.broken != ["counting"]:
         _, steps = chain.slice([b for b in chain.broken if b != "counting"])
-    kept = _telling(kept)
-    lines = _fact_sentences(kept, tracker.record)
-    said = {f.id: f.statement for f in kept} | {st.id: st.conclusion for st in steps}
+    # Numbered from 1 in the order told, as an explanation's facts and steps are.
+    told = _telling(kept)
+    rename = {f.id: f"f{i}" for i, f in enumerate(told, start=1)} | {
+        st.id: f"s{i}" for i, st in enumerate(steps, start=1)
+    }
+    told = [replace(f, id=rename[f.id]) for f in told]
+    steps = [replace(st, id=rename[st.id], premises=tuple(rename[x] for x in st.premises)) for st in steps]
+    lines = _fact_sentences(told, tracker.record)
+    said = {f.id: f.statement for f in told} | {st.id: st.conclusion for st in steps}
     lines += [_step_sentence(s, steps, said) for s in steps]
     text = " ".join(f"{i}. {s}" for i, s in enumerate(lines, start=1))
-    return Explanation(None, tuple(kept), tuple(steps), text)
+    return Explanation(None, tuple(told), tuple(steps), text)
 
 
 # ---------------------------------------------------------------- words
@@ -1129,14 +1143,14 @@ def _fact_sentences(facts: Sequence[Fact], record: Record) -> list[str]:
             continue
         p, how = f.statement.player, f.source.how
         if way == "card":
-            first = f"{p} answered no to {_c(f.statement.card)} at event {f.source.event}"
-            lines.append(all_of([first, *(f"{g.statement.player} at event {g.source.event}" for g in run[1:])]) + ".")
+            who = all_of([f"{g.statement.player} at event {g.source.event}" for g in run])
+            lines.append(f"{who} answered no to {_c(f.statement.card)}.")
             continue
         each = all_of([f"{_c(g.statement.card)} at event {g.source.event}" for g in run])
         if how == "no":
             lines.append(f"{p} answered no to {each}.")
         elif how == "got":
-            lines.append(f"{p} got from {f.source.other} {each}.")
+            lines.append(f"{p} got {each} from {f.source.other}.")
         else:
             lines.append(f"{p} asked for {each}, so {p} lacks {'both' if len(run) == 2 else 'them'}.")
     return lines
@@ -1250,11 +1264,16 @@ def _step_sentence(
 
 def _held_elsewhere(cards: Sequence[tuple[Card, str | None]]) -> str:
     """Cards a player lacks as others hold them, by holder in the order first met: "3♠ 4♠ 8♥
-    (with Anna) and Q♦ (with Eli)"."""
+    (all with Anna) and Q♦ (with Eli)"."""
     by_holder: dict[str | None, list[Card]] = {}
     for card, holder in cards:
         by_holder.setdefault(holder, []).append(card)
-    return all_of([_cards(cs) + (f" (with {holder})" if holder else "") for holder, cs in by_holder.items()])
+    return all_of(
+        [
+            _cards(cs) + (f" ({'all ' if len(cs) > 1 else ''}with {holder})" if holder else "")
+            for holder, cs in by_holder.items()
+        ]
+    )
 
 
 def _batches(steps: Sequence[Step]) -> list[list[int]]:

@@ -23,7 +23,18 @@ from urllib.parse import quote
 
 from .analysis import Analysis, Holders, analyze, view_tracker
 from .cards import Card
-from .explain import Explainer, Explanation, Fact, Source, Statement, Unexplained, by_fact, holds, read_facts
+from .explain import (
+    COUNT,
+    Explainer,
+    Explanation,
+    Fact,
+    Source,
+    Statement,
+    Unexplained,
+    by_fact,
+    holds,
+    read_facts,
+)
 from .files import write_text_atomic
 from .game_text import event_inline, kind_text, score_text
 from .knowledge import PUBLIC
@@ -196,23 +207,33 @@ def known_whys(analysis: Analysis, view: str) -> Iterator[dict[Card, Explanation
 
     A card known by a fact of its own (in the view's hand, or received in an ask) is explained by
     that fact, as ``Explainer`` does. Another keeps its explanation from one step to the next
-    while every fact of it still stands (the same statement from the same source) and no new fact
-    touches its book; else the view's ``Explainer`` at that step explains it anew. So an
-    explanation carried on is sound and irreducible where it stands, and is the one ``who-has``
-    gives there but where a new fact elsewhere (another book, or a hand size) shortens that one:
-    on the sample game, one card at one step of 11,775; on the shared record g204, 61 of 24,000.
-    Explaining every known card anew at every step would take 2.1 s on the sample game (seven
-    views, 903 steps); this takes about 0.7 s, most of it reading each step's facts. A holder the
-    rules do not reach (``Unexplained``) goes without one there."""
+    while every fact of it still stands (the same statement from the same source), no new fact
+    touches its book, and, if it rests on a hand size, no book was claimed in between; else the
+    view's ``Explainer`` at that step explains it anew. Whether some facts imply a statement, and
+    whether each of them is needed, depends only on those facts, the players and the cards in
+    play, and on the cards in play only through hand sizes (without one, the facts' own cards
+    are all that is constrained, and a card a standing fact names is still in play): so an
+    explanation carried on is as sound and irreducible as where it was made. It is
+    the one ``who-has`` gives there but where a new fact elsewhere (another book, or a hand size)
+    shortens that one: on the sample game none of 11,775; on the shared record g204, 61 of
+    21,342. Explaining every known card anew at every step would take 2.1 s on the sample game
+    (seven views, 903 steps); this takes about 0.7 s, 0.4 s of it in the explainers. A holder
+    the rules do not reach (``Unexplained``) goes without one there."""
     game = analysis.game
     deck = game.record.rules.deck
     tracker = view_tracker(game, view, analysis.worked_out)
     kept: dict[Card, tuple[str, frozenset[tuple[Statement, Source]], Explanation]] = {}  # holder, facts, why
     seen: set[tuple[Statement, Source]] = set()
+    in_play: tuple[Card, ...] = ()
+    alone: dict[tuple[Statement, Source], Explanation] = {}  # a card known by a fact of its own: that fact
     for at in range(analysis.steps + 1):
         holders = analysis.holders(view, at)
         known = {c: h[0] for c, h in holders.items() if len(h) == 1}
-        facts = read_facts(tracker, tracker.position(at)) if known else []
+        pos = tracker.position(at)
+        if pos.in_play != in_play:  # (a claim: hand sizes are judged among fewer cards)
+            kept = {c: old for c, old in kept.items() if all(s.kind != COUNT for s, _ in old[1])}
+            in_play = pos.in_play
+        facts = read_facts(tracker, pos) if known else []
         standing = {(f.statement, f.source) for f in facts}
         touched = {deck.book_of(c).name for s, _ in standing - seen for c in (s.cards or (s.card,)) if c}
         proved: dict[Statement, Fact] = {}  # (the first fact of each statement, as the explainer takes it)
@@ -221,17 +242,20 @@ def known_whys(analysis: Analysis, view: str) -> Iterator[dict[Card, Explanation
         explainer: Explainer | None = None
         found: dict[Card, tuple[str, frozenset[tuple[Statement, Source]], Explanation]] = {}
         for c, p in known.items():
+            fact = proved.get(holds(p, c))
+            if fact is not None:  # (the explainer's own, whatever else changed)
+                key = (fact.statement, fact.source)
+                if key not in alone:
+                    alone[key] = by_fact(fact, game.record)
+                found[c] = (p, frozenset([key]), alone[key])
+                continue
             old = kept.get(c)
             if old is not None and old[0] == p and old[1] <= standing and deck.book_of(c).name not in touched:
                 found[c] = old
                 continue
-            fact = proved.get(holds(p, c))
+            explainer = explainer or Explainer(tracker, at, pos, facts)
             try:
-                if fact is not None:
-                    why = by_fact(fact, game.record)
-                else:
-                    explainer = explainer or Explainer(tracker, at)
-                    why = explainer.explain(holds(p, c))
+                why = explainer.explain(holds(p, c))
             except Unexplained:
                 continue
             found[c] = (p, frozenset((f.statement, f.source) for f in why.facts), why)

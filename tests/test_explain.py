@@ -380,6 +380,10 @@ def test_a_contradiction_is_explained_by_facts_that_cannot_all_hold(tmp_path: Pa
     assert not checker.feasible(statements)
     for i in range(len(statements)):
         assert checker.feasible(statements[:i] + statements[i + 1 :])
+    # numbered in the order told, as every explanation is
+    told = error.explanation
+    assert [f.id for f in told.facts] == [f"f{i}" for i in range(1, len(told.facts) + 1)]
+    assert told_events(told.text) == [f.source.event for f in told.facts if f.source.event is not None]
 
 
 # ------------------------------------------------------------ the text, as a coach reads it
@@ -394,8 +398,8 @@ def test_a_players_receipts_are_told_together() -> None:
     five scattered among Anna's asks, and the cards Anna got from Dev are another."""
     game = simulated(187)
     text = Explainer(ViewTracker(game, "Ben"), 250).card(parse_card("8D"))["Dev"].text
-    assert "Anna got from Dev 3♠ at event 225, 4♠ at event 226 and 5♠ at event 227." in text
-    assert "So Cara lacks 3♠ 4♠ 5♠ 8♥ (with Anna) and Q♦ (with Eli)." in text
+    assert "Anna got 3♠ at event 225, 4♠ at event 226 and 5♠ at event 227 from Dev." in text
+    assert "So Cara lacks 3♠ 4♠ 5♠ 8♥ (all with Anna) and Q♦ (with Eli)." in text
     assert (
         "Cara answered no to 9♦ at event 75, J♦ at event 107, A♦ at event 241, 10♦ at event 245 and K♦ at event 250."
         in text

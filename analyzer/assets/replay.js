@@ -335,22 +335,17 @@
       node.appendChild(whyList(texts));
       return;
     }
-    var known = h.length === 1 ? knownWhy(state.view, state.step, c) : null;
-    if (known !== null) {
-      var one = {};
-      one[D.players[h[0]]] = known;
-      var list = whyList(one);
-      var rest = el("li", "why-rest");
-      rest.appendChild(document.createTextNode("Everyone else lacks it: "));
-      rest.appendChild(who(h[0]));
-      rest.appendChild(document.createTextNode(" holds it."));
-      list.appendChild(rest);
-      node.appendChild(list);
+    if (h.length === 1) {  // why its holder holds it (the others lack it for that)
+      var known = knownWhy(state.view, state.step, c);
+      if (known !== null) {
+        var one = {};
+        one[D.players[h[0]]] = known;
+        node.appendChild(whyList(one));
+      }
       return;
     }
-    node.appendChild(el("p", "hint", h.length === 1
-      ? "Why: halfsuit who-has tells it at this step."
-      : "Why the others cannot hold it: the page carries that at the steps of the mistakes, and halfsuit who-has at any step."));
+    node.appendChild(el("p", "hint",
+      "Why the others cannot hold it: on this page at the steps of the mistakes; at any step, from the command halfsuit who-has."));
   }
 
   // Why the holder of a known card holds it (a text), at a step in a view: the last run of the
