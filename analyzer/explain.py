@@ -1025,13 +1025,7 @@ def explain_contradiction(tracker: ViewTracker, at: int) -> Explanation:
     steps: list[Step] = []
     if chain.broken and chain.broken != ["counting"]:
         _, steps = chain.slice([b for b in chain.broken if b != "counting"])
-    # Numbered from 1 in the order told, as an explanation's facts and steps are.
-    told = _telling(kept)
-    rename = {f.id: f"f{i}" for i, f in enumerate(told, start=1)} | {
-        st.id: f"s{i}" for i, st in enumerate(steps, start=1)
-    }
-    told = [replace(f, id=rename[f.id]) for f in told]
-    steps = [replace(st, id=rename[st.id], premises=tuple(rename[x] for x in st.premises)) for st in steps]
+    told, steps = _numbered(_telling(kept), steps)
     lines = _fact_sentences(told, tracker.record)
     said = {f.id: f.statement for f in told} | {st.id: st.conclusion for st in steps}
     lines += [_step_sentence(s, steps, said) for s in steps]
@@ -1292,6 +1286,17 @@ def _batches(steps: Sequence[Step]) -> list[list[int]]:
     return batches
 
 
+def _numbered(facts: Sequence[Fact], steps: Sequence[Step]) -> tuple[list[Fact], list[Step]]:
+    """The facts and steps renamed f1, f2, ... and s1, s2, ... in the order given (the order
+    told), each step's premises renamed alike."""
+    rename = {f.id: f"f{i}" for i, f in enumerate(facts, start=1)}
+    rename.update({st.id: f"s{i}" for i, st in enumerate(steps, start=1)})
+    return (
+        [replace(f, id=rename[f.id]) for f in facts],
+        [replace(st, id=rename[st.id], premises=tuple(rename[x] for x in st.premises)) for st in steps],
+    )
+
+
 def _explanation(
     conclusion: Statement, facts: list[Fact], steps: list[Step], record: Record, unstepped: bool = False
 ) -> Explanation:
@@ -1311,10 +1316,7 @@ def _explanation(
         told.update(f.id for f in fresh)
         order.extend(_telling(list(dict.fromkeys(fresh))))
     order = _telling([f for f in facts if f.id not in told]) + order
-    rename = {f.id: f"f{i}" for i, f in enumerate(order, start=1)}
-    rename.update({st.id: f"s{i}" for i, st in enumerate(steps, start=1)})
-    new_facts = tuple(replace(f, id=rename[f.id]) for f in order)
-    new_steps = tuple(replace(st, id=rename[st.id], premises=tuple(rename[x] for x in st.premises)) for st in steps)
+    new_facts, new_steps = _numbered(order, steps)
     lines: list[str] = []
     said: set[str] = set()
     premises = {x for st in new_steps for x in st.premises}
@@ -1372,7 +1374,7 @@ def _explanation(
     elif not new_steps and not any(f.statement == conclusion for f in new_facts):
         lines.append(f"So {conclusion.words}.")
     text = " ".join(f"{i}. {s}" for i, s in enumerate(lines, start=1))
-    return Explanation(conclusion, new_facts, new_steps, text)
+    return Explanation(conclusion, tuple(new_facts), tuple(new_steps), text)
 
 
 __all__ = [

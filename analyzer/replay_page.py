@@ -222,7 +222,7 @@ def known_whys(analysis: Analysis, view: str) -> Iterator[dict[Card, Explanation
     game = analysis.game
     deck = game.record.rules.deck
     tracker = view_tracker(game, view, analysis.worked_out)
-    kept: dict[Card, tuple[str, frozenset[tuple[Statement, Source]], Explanation]] = {}  # holder, facts, why
+    kept: dict[Card, tuple[frozenset[tuple[Statement, Source]], Explanation]] = {}  # its facts, and the why
     seen: set[tuple[Statement, Source]] = set()
     in_play: tuple[Card, ...] = ()
     alone: dict[tuple[Statement, Source], Explanation] = {}  # a card known by a fact of its own: that fact
@@ -231,7 +231,7 @@ def known_whys(analysis: Analysis, view: str) -> Iterator[dict[Card, Explanation
         known = {c: h[0] for c, h in holders.items() if len(h) == 1}
         pos = tracker.position(at)
         if pos.in_play != in_play:  # (a claim: hand sizes are judged among fewer cards)
-            kept = {c: old for c, old in kept.items() if all(s.kind != COUNT for s, _ in old[1])}
+            kept = {c: old for c, old in kept.items() if all(s.kind != COUNT for s, _ in old[0])}
             in_play = pos.in_play
         facts = read_facts(tracker, pos) if known else []
         standing = {(f.statement, f.source) for f in facts}
@@ -240,17 +240,22 @@ def known_whys(analysis: Analysis, view: str) -> Iterator[dict[Card, Explanation
         for f in facts:
             proved.setdefault(f.statement, f)
         explainer: Explainer | None = None
-        found: dict[Card, tuple[str, frozenset[tuple[Statement, Source]], Explanation]] = {}
+        found: dict[Card, tuple[frozenset[tuple[Statement, Source]], Explanation]] = {}
         for c, p in known.items():
             fact = proved.get(holds(p, c))
             if fact is not None:  # (the explainer's own, whatever else changed)
                 key = (fact.statement, fact.source)
                 if key not in alone:
                     alone[key] = by_fact(fact, game.record)
-                found[c] = (p, frozenset([key]), alone[key])
+                found[c] = (frozenset([key]), alone[key])
                 continue
             old = kept.get(c)
-            if old is not None and old[0] == p and old[1] <= standing and deck.book_of(c).name not in touched:
+            if (
+                old is not None
+                and old[1].conclusion == holds(p, c)
+                and old[0] <= standing
+                and deck.book_of(c).name not in touched
+            ):
                 found[c] = old
                 continue
             explainer = explainer or Explainer(tracker, at, pos, facts)
@@ -258,16 +263,9 @@ def known_whys(analysis: Analysis, view: str) -> Iterator[dict[Card, Explanation
                 why = explainer.explain(holds(p, c))
             except Unexplained:
                 continue
-            found[c] = (p, frozenset((f.statement, f.source) for f in why.facts), why)
+            found[c] = (frozenset((f.statement, f.source) for f in why.facts), why)
         kept, seen = found, standing
-        yield {c: why for c, (_, _, why) in found.items()}
-
-
-def add_known(data: dict[str, Any], known: KnownWhy) -> None:
-    """Put ``known`` into the page data of ``replay_data``."""
-    data["knownWhy"] = known.texts
-    for view, runs in known.runs.items():
-        data["view"][view]["known"] = {str(i): card_runs for i, card_runs in runs.items()}
+        yield {c: why for c, (_, why) in found.items()}
 
 
 def whole_percent(share: Fraction) -> int:
@@ -333,13 +331,12 @@ def replay_data(
     odds: OddsTable | None = None,
     report: str | None = None,
     why: Explanations | None = None,
-    known: KnownWhy | None = None,
 ) -> dict[str, Any]:
     """Everything the replay page shows, as plain JSON data (deterministic: no dates).
 
     ``why`` (default: ``mistake_explanations``) are the explanations the page carries of every
-    card at the mistakes' steps; ``known`` (default: ``known_explanations``) why each known card's
-    holder holds it, at every step. Without ``odds`` the page shows none; ``add_odds`` puts them
+    card at the mistakes' steps; beside them, why each known card's holder holds it at every step
+    (``known_explanations``). Without ``odds`` the page shows none; ``add_odds`` puts them
     in later (a report makes the rest of the page while the odds are still being counted).
     """
     record = game.record
@@ -352,6 +349,7 @@ def replay_data(
     views = list(analysis.views)
     if why is None:
         why = mistake_explanations(analysis, found)
+    known = known_explanations(analysis)
 
     def holders_hex(holders: Holders) -> str:
         return "".join(f"{_mask(players, holders[c]) if c in holders else 0:02x}" for c in cards)
@@ -391,7 +389,7 @@ def replay_data(
                 str(at): {str(card_index[c]): texts for c, texts in cards.items()}
                 for at, cards in sorted(why.get(v, {}).items())
             },
-            "known": {},
+            "known": {str(i): runs for i, runs in known.runs[v].items()},
         }
     broken = {v.event: v.message for v in game.violations}
     events = []
@@ -410,7 +408,7 @@ def replay_data(
         "teams": [record.table.team_of(p) for p in record.players],
         "books": [{"name": b.name, "pretty": b.pretty, "cards": [card_index[c] for c in b.cards]} for b in deck.books],
         "cards": [c.pretty for c in cards],
-        "knownWhy": [],
+        "knownWhy": known.texts,
         "events": events,
         "last": last,
         "steps": steps,
@@ -423,7 +421,6 @@ def replay_data(
     }
     if odds is not None:
         add_odds(data, analysis, found, odds)
-    add_known(data, known_explanations(analysis) if known is None else known)
     return data
 
 
