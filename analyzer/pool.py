@@ -122,8 +122,18 @@ def _end(workers: int) -> None:
     queue = getattr(pool.executor, "_call_queue", None)
     if queue is not None:
         queue.cancel_join_thread()
-    for worker in set(multiprocessing.active_children()) - pool.before:
+    ours = set(multiprocessing.active_children()) - pool.before
+    for worker in ours:
         worker.terminate()
+    # A worker ended in the middle of sending its result leaves half a message in the pipe back,
+    # and the pool's thread would wait at it for the rest for ever (and the process at exit for
+    # the thread). Once the workers are gone this process holds the pipe's only writing end, which
+    # it never writes to: closed, the read ends and the thread sees its workers gone.
+    for worker in ours:
+        worker.join(timeout=2)
+    results = getattr(pool.executor, "_result_queue", None)
+    if results is not None:
+        results._writer.close()
     # The pending tasks are not cancelled: the executor fails them itself once it sees its
     # workers gone, and (Python 3.11) a task cancelled first makes its thread print a traceback.
     # Its thread is given a moment to finish: left running into the interpreter's exit, it races
@@ -133,6 +143,12 @@ def _end(workers: int) -> None:
     if manager is not None:
         manager.join(timeout=2)
         _spare_exit_hook(manager)
+    # The thread that feeds the tasks to the workers ends once its pipe is closed (the manager
+    # thread closes it as it goes). It is a daemon: one still running as the interpreter exits
+    # may crash it (Python 3.11 aborts with "the GIL is released"), so it too is waited for.
+    feeder = getattr(queue, "_thread", None)
+    if feeder is not None:
+        feeder.join(timeout=2)
 
 
 def _spare_exit_hook(manager: threading.Thread) -> None:

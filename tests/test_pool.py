@@ -98,3 +98,39 @@ def test_ctrl_c_ends_the_workers_at_once() -> None:
     _, err = child.communicate(timeout=30)
     assert time.monotonic() - start < 10, "the interrupt waited for the tasks"
     assert child.returncode != 0 and b"KeyboardInterrupt" in err
+
+
+HALF_SENT = '''
+import os, struct, sys, time
+
+def half_sent(_: int) -> None:
+    """Write the start of a result and stop there, as a worker ended in the middle of sending does."""
+    frame = sys._getframe()
+    while "result_queue" not in frame.f_locals:
+        frame = frame.f_back
+    os.write(frame.f_locals["result_queue"]._writer.fileno(), struct.pack("!i", 1 << 20) + b"the start")
+    print("sent", file=sys.stderr, flush=True)
+    time.sleep(60)
+'''
+
+
+def test_ctrl_c_ends_the_command_when_a_worker_was_ended_halfway_through_sending(tmp_path: Path) -> None:
+    """A worker ended while it sends its result leaves half a message in the pipe: the pool's
+    thread, reading it, once waited for the rest for ever, and the process with it at exit."""
+    (tmp_path / "halfway.py").write_text(HALF_SENT)
+    code = (
+        f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n"
+        "from analyzer.pool import process_map\nfrom halfway import half_sent\n"
+        "process_map(half_sent, [1, 2], 2)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stderr=subprocess.PIPE)
+    assert child.stderr is not None and child.stderr.readline() == b"sent\n"
+    time.sleep(0.5)  # the pool's thread is in the middle of reading the result
+    child.send_signal(signal.SIGINT)
+    try:
+        _, err = child.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        raise AssertionError("the process did not end after Ctrl-C") from None
+    assert child.returncode != 0 and b"KeyboardInterrupt" in err
