@@ -33,7 +33,7 @@ from typing import TypeVar
 from .cards import Card
 from .errors import Contradiction
 from .knowledge import Position, Requirement
-from .wording import either, plural
+from .wording import all_of, either, plural
 
 K = TypeVar("K", bound=Hashable)  # a class of cards in a flow
 S = TypeVar("S", bound=Hashable)  # a slot of a flow
@@ -139,14 +139,17 @@ def _read_off(
 
 @lru_cache(maxsize=4096)
 def _solve_classes(
-    sizes: tuple[tuple[ClassKey, int], ...], capacity: tuple[tuple[Slot, int], ...], gates: GateCaps = ()
+    sizes: tuple[tuple[ClassKey, int], ...],
+    capacity: tuple[tuple[Slot, int], ...],
+    gates: GateCaps = (),
+    seats: tuple[str, ...] = (),
 ) -> _Outcome:
     """Place every class in slots (a maximum flow), then read off where else each class can go.
 
     With ``gates`` (house must-declare), the cards of a class reach a player named in the third
     part of its key through that player's gate for the book, a node that passes at most the
     gate's capacity on to the player's slots. Cached: consecutive steps often leave the hidden
-    part of a view unchanged.
+    part of a view unchanged. ``seats``, the players in seat order, orders the names of a NoFit.
     """
     room = dict(capacity)
     load = dict.fromkeys(room, 0)
@@ -180,8 +183,10 @@ def _solve_classes(
         for _ in range(m):
             reached = augment(key, adj, flow, at_slot, room, load)
             if reached is not None:
-                stuck = {key} | {k for _, k in reached.values()}
-                raise NoFit(_explain(stuck, set(reached), size, room))
+                # Every class with cards in the slots reached: the slots are full, and these
+                # classes can go nowhere else (a class's cards were all reached through).
+                stuck = {key} | {k for q in reached for k in at_slot[q]}
+                raise NoFit(_explain(stuck, set(reached), size, room, seats))
     if gates:
         gated = _through_gates(sizes, room, gates, flow)
         if gated is not None:
@@ -256,13 +261,20 @@ def augment(
     return parent
 
 
-def _explain(stuck: set[ClassKey], slots: set[Slot], size: dict[ClassKey, int], room: dict[Slot, int]) -> str:
-    """A Hall violation in words: these cards can only go to players with too little room."""
+def _explain(
+    stuck: set[ClassKey], slots: set[Slot], size: dict[ClassKey, int], room: dict[Slot, int], seats: tuple[str, ...]
+) -> str:
+    """A Hall violation in words: these cards can only go to players with too little room (in
+    seat order; when they are every player, the cards have too little room in all the hands)."""
     cards = sum(size[k] for k in stuck)
     space = sum(room[q] for q in slots)
-    names = list(dict.fromkeys(p for key in sorted(stuck) for p in key[1]))
-    books = sorted({key[0] for key in stuck if key[0]})
-    owed = f" (counting the cards they owe to {', '.join(books)})" if books else ""
+    named = {p for key in stuck for p in key[1]}
+    books = sorted({key[0].replace("-", " ") for key in stuck if key[0]})
+    owed = f" (counting the cards they owe to the {all_of(books)})" if books else ""
+    if seats and named >= set(seats):
+        verb = "has" if cards == 1 else "have"
+        return f"{plural(cards, 'unseen card')} {verb} room for only {space} in the players' hands{owed}"
+    names = [p for p in seats if p in named] + sorted(named - set(seats))
     return f"{plural(cards, 'unseen card')} can only be with {either(names)}, who have room for {space}{owed}"
 
 
@@ -323,7 +335,7 @@ def _relaxed(
 ) -> tuple[dict[Card, tuple[str, ...]], dict[Card, str]]:
     """Possible players (in seat order) of every never-shown card and a witness deal, ignoring ``not_all``."""
     groups, sizes, capacity = _flow_problem(pos, allowed)
-    return _read_off(groups, _solve_classes(sizes, capacity))
+    return _read_off(groups, _solve_classes(sizes, capacity, seats=pos.players))
 
 
 def solve(pos: Position) -> Solution:
@@ -343,7 +355,9 @@ def _possible(pos: Position) -> tuple[dict[Card, tuple[str, ...]], dict[Card, st
         return _relaxed(pos, pos.allowed)
     groups, sizes, capacity = _flow_problem(pos, pos.allowed, gates)
     try:
-        outcome = _solve_classes(sizes, capacity, tuple(sorted((g, len(cs) - 1) for g, cs in gates.items())))
+        outcome = _solve_classes(
+            sizes, capacity, tuple(sorted((g, len(cs) - 1) for g, cs in gates.items())), pos.players
+        )
     except (NoFit, _Unfit):
         candidates, _ = _relaxed(pos, pos.allowed)  # raises NoFit with its reason when the asks alone fail
         raise _asked_instead_of_claiming(

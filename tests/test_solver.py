@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import networkx as nx
 import pytest
@@ -15,7 +16,7 @@ from analyzer.knowledge import PUBLIC, ViewTracker, position
 from analyzer.replay import replay
 from analyzer.rules import HouseRule, RuleSet
 from analyzer.simulate import simulate
-from analyzer.solver import NoFit, solve, strong_components
+from analyzer.solver import NoFit, _solve_classes, solve, strong_components
 from analyzer.tactics import claimable, threats
 
 from .fixtures import SHARED, committed_json
@@ -255,6 +256,42 @@ def test_counting_contradiction_is_explained() -> None:
     with pytest.raises(NoFit) as info:
         solve(pos)
     assert "Ben" in info.value.why
+
+
+def test_a_counting_contradiction_says_what_is_true() -> None:
+    """The words of a counting contradiction, "N unseen cards can only be with X or Y, who have
+    room for M" (or, when they are every player, "N unseen cards have room for only M in the
+    players' hands"), are true: on random classes of cards and rooms that do not fit, the
+    players named have room for M in all, at least N cards may go to no one else, and N > M;
+    the names come in seat order. It once left out the classes the search met without going
+    through them ("6 unseen cards can only be with A or B, who have room for 6", where 7 could)."""
+    rng = random.Random(11)
+    said = {"some": 0, "all": 0}
+    for _ in range(3000):
+        seats = ("D", "B", "A", "C")[: rng.randint(2, 4)]
+        sizes: dict[tuple[str, tuple[str, ...], tuple[()]], int] = {}
+        for _ in range(rng.randint(1, 5)):
+            who = tuple(p for p in seats if rng.random() < 0.5) or (seats[0],)
+            sizes[("", who, ())] = sizes.get(("", who, ()), 0) + rng.randint(1, 4)
+        rooms = {p: rng.randint(0, 5) for p in seats}
+        try:
+            _solve_classes(
+                tuple(sorted(sizes.items())), tuple(sorted(((p, ""), n) for p, n in rooms.items())), seats=seats
+            )
+        except NoFit as exc:
+            some = re.fullmatch(r"(\d+) unseen cards? can only be with (.+), who have room for (\d+)", exc.why)
+            every = re.fullmatch(r"(\d+) unseen cards? ha(?:s|ve) room for only (\d+) in the players' hands", exc.why)
+            if some is not None:
+                cards, names, room = int(some[1]), re.findall(r"[A-D]", some[2]), int(some[3])
+                assert names == [p for p in seats if p in names] and set(names) != set(seats), exc.why
+                said["some"] += 1
+            else:
+                assert every is not None, exc.why
+                cards, names, room = int(every[1]), list(seats), int(every[2])
+                said["all"] += 1
+            assert sum(rooms[p] for p in names) == room, exc.why
+            assert sum(n for (_, who, _), n in sizes.items() if set(who) <= set(names)) >= cards > room, exc.why
+    assert min(said.values()) > 100, said
 
 
 def test_strong_components_match_networkx() -> None:
