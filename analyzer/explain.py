@@ -1054,7 +1054,7 @@ def _fact_sentence(f: Fact, record: Record) -> str:
     s, src = f.statement, f.source
     p = s.player
     if src.how == "count":
-        return f"{p} holds {plural(s.k or 0, 'card')}."
+        return f"{p} holds {plural(s.k, 'card')}." if s.k else f"{p} holds no cards."
     if src.how == "hand":
         if s.kind == HOLDS:
             return f"{_c(s.card)} is in {p}'s hand."
@@ -1256,6 +1256,14 @@ def _step_sentence(
     )
 
 
+def _empty_hands(players: Sequence[str], cards: Sequence[Card]) -> str:
+    """Players out of cards and the cards they lack for it, in one sentence ("Dev, Eli and Fay
+    hold no cards, so they lack Q♣.")."""
+    if len(players) == 1:
+        return f"{players[0]} holds no cards, so {players[0]} lacks {all_of([c.pretty for c in cards])}."
+    return f"{all_of(players)} hold no cards, so they lack {all_of([c.pretty for c in cards])}."
+
+
 def _held_elsewhere(cards: Sequence[tuple[Card, str | None]]) -> str:
     """Cards a player lacks as others hold them, by holder in the order first met: "3♠ 4♠ 8♥
     (all with Anna) and Q♦ (with Eli)"."""
@@ -1284,6 +1292,16 @@ def _batches(steps: Sequence[Step]) -> list[list[int]]:
             batches.append([k])
         gathering = gathered
     return batches
+
+
+def _out_of_cards(st: Step, fact_of: dict[str, Fact]) -> tuple[str, Card] | None:
+    """The player and card of a step that rests on one fact alone, that the player holds no cards."""
+    if st.rule != "full-hand" or len(st.premises) != 1 or st.premises[0] not in fact_of:
+        return None
+    s = fact_of[st.premises[0]].statement
+    if s.kind != COUNT or s.k != 0 or s.player != st.conclusion.player or st.conclusion.card is None:
+        return None
+    return s.player, st.conclusion.card
 
 
 def _numbered(facts: Sequence[Fact], steps: Sequence[Step]) -> tuple[list[Fact], list[Step]]:
@@ -1327,14 +1345,33 @@ def _explanation(
     said_by_id = {f.id: f.statement for f in new_facts} | {st.id: st.conclusion for st in new_steps}
     last = new_steps[-1] if new_steps else None
     alike: tuple[Step, list[Card]] | None = None  # the step whose sentence is last, and its cards
+    empty: tuple[list[str], list[Card]] | None = None  # the last sentence's players out of cards, and cards
     gathered: dict[str, list[tuple[Card, str | None]]] = {}  # (per player: the cards, each with its holder)
     batch_of = {batch[0]: batch for batch in batches}
     for k, st in enumerate(new_steps):
+        fresh = []
         if k in batch_of:
             uses = {x for j in batch_of[k] for x in new_steps[j].premises}
             fresh = [f for f in new_facts if f.id in uses and f.id not in said]  # (in the order told)
             said.update(f.id for f in fresh)
             lines.extend(_fact_sentences(fresh, record))
+        out = _out_of_cards(st, fact_of)
+        if out is not None:  # "Fay holds no cards, so Fay lacks 9♥.": the fact and the step said at once
+            p, card = out
+            if [f.id for f in fresh] == list(st.premises):  # (its fact's sentence is the last one)
+                if empty is not None and empty[1] == [card] and p not in empty[0]:
+                    lines.pop()
+                    empty[0].append(p)
+                else:
+                    empty = ([p], [card])
+                lines[-1] = _empty_hands(*empty)
+                alike = None
+                continue
+            if empty is not None and empty[0] == [p]:
+                empty[1].append(card)
+                lines[-1] = _empty_hands(*empty)
+                continue
+        empty = None
         if st.rule == "elsewhere" and st is not last:
             c = st.conclusion.card
             assert c is not None

@@ -439,3 +439,17 @@ def test_steps_alike_but_for_their_cards_name_the_cards_together() -> None:
     game = game_of(SAMPLES / "simulated-game.fish")
     text = Explainer(ViewTracker(game, "Fay"), 110).card(parse_card("9C"))["Anna"].text
     assert "So Ben lacks 9♠ and 9♣: Ben's 6 cards are 9♥, 10♥, K♥, A♥, one of J♥ Q♥ and one of 9♦ Q♦ K♦ A♦." in text
+
+
+def test_players_out_of_cards_are_one_sentence() -> None:
+    """A player with no cards left lacks the card: said once, with the reason ("Fay holds no
+    cards, so Fay lacks 9♥."), where it took two sentences ("Fay holds 0 cards. So Fay lacks 9♥:
+    Fay holds no cards."), and the players out of cards together; the facts and steps stay one
+    each per player."""
+    game = game_of(SAMPLES / "simulated-game.fish")
+    found = Explainer(ViewTracker(game, "Cara"), 126).card(parse_card("QC"))
+    anna = found["Anna"]
+    assert anna.text.startswith("1. Dev, Eli and Fay hold no cards, so they lack Q♣. 2. Ben holds 1 card. ")
+    assert [(f.statement.player, f.statement.k) for f in anna.facts[:3]] == [("Dev", 0), ("Eli", 0), ("Fay", 0)]
+    assert [s.rule for s in anna.steps[:3]] == ["full-hand"] * 3
+    assert found["Dev"].text == "1. Dev holds no cards, so Dev lacks Q♣."
