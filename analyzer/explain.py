@@ -1402,7 +1402,10 @@ def _explanation(
         lines.append(_step_sentence(st, new_steps, said_by_id))
         alike = (st, [st.conclusion.card]) if st.conclusion.card is not None else None
     for p, cards in gathered.items():
-        lines[lines.index(p)] = f"So {p} lacks {_held_elsewhere(cards)}."
+        if len(cards) == 1 and cards[0][1] is not None:  # (one card: as an ``elsewhere`` step says it)
+            lines[lines.index(p)] = f"So {p} lacks {cards[0][0].pretty}: {cards[0][1]} holds it."
+        else:
+            lines[lines.index(p)] = f"So {p} lacks {_held_elsewhere(cards)}."
     if unstepped:
         lines.append(
             f"So {conclusion.words}: taken together, these facts leave no other way"

@@ -453,3 +453,11 @@ def test_players_out_of_cards_are_one_sentence() -> None:
     assert [(f.statement.player, f.statement.k) for f in anna.facts[:3]] == [("Dev", 0), ("Eli", 0), ("Fay", 0)]
     assert [s.rule for s in anna.steps[:3]] == ["full-hand"] * 3
     assert found["Dev"].text == "1. Dev holds no cards, so Dev lacks Q♣."
+
+
+def test_a_player_lacking_one_card_another_holds_says_who_holds_it() -> None:
+    """Told after its facts, "So Dev lacks 5♦: Ben holds it." (once "So Dev lacks 5♦ (with Ben).");
+    several such cards of one player are one sentence, by holder."""
+    game = game_of(SHARED / "g201.fish")
+    text = Explainer(ViewTracker(game, "Cara"), 32).card(parse_card("6D"))["Dev"].text
+    assert " 4. So Dev lacks 5♦: Ben holds it. 5. " in text
