@@ -1180,13 +1180,19 @@ def _short_of(p: str, s: Step, said: dict[str, Statement] | None) -> tuple[str, 
 
 
 def _step_sentence(
-    s: Step, steps: Sequence[Step] = (), said: dict[str, Statement] | None = None, cards: Sequence[Card] = ()
+    s: Step,
+    steps: Sequence[Step] = (),
+    said: dict[str, Statement] | None = None,
+    cards: Sequence[Card] = (),
+    players: Sequence[str] = (),
 ) -> str:
     """The sentence of one step; with ``cards``, of steps alike but for their cards, said at once
-    ("So Ben lacks 9♠ and 9♣: Ben's 6 cards are ...")."""
+    ("So Ben lacks 9♠ and 9♣: Ben's 6 cards are ..."); with ``players``, of counting steps alike
+    but for the players they rule out ("...: Anna, Ben and Cara lack J♠.")."""
     c = s.conclusion
     p = c.player
     card = all_of([x.pretty for x in cards]) if cards else c.card.pretty if c.card is not None else ""
+    lack = f"{all_of(players)} lack {card}" if len(players) > 1 else f"{p} lacks {card}"
     if s.rule == "elsewhere":
         holder = next((st.conclusion.player for st in steps if st.id in s.premises), None)
         return (
@@ -1238,21 +1244,21 @@ def _step_sentence(
             return (
                 f"Counting: only {x} may hold {_cards(k.cards)}, and {x} has room for exactly "
                 f"{plural(room, 'more card')} once the known cards and the cards {x} owes to other books are set "
-                f"aside, so {x} holds nothing else: {p} lacks {card}."
+                f"aside, so {x} holds nothing else: {lack}."
             )
         return (
             f"Counting: {x} must still take {plural(room, 'card')}, and the only cards {x} may take are "
-            f"{_cards(k.cards)}, so all of those are {x}'s: {p} lacks {card}."
+            f"{_cards(k.cards)}, so all of those are {x}'s: {lack}."
         )
     if k.side == "only":
         return (
             f"Counting: only {either(team)} may hold {_cards(k.cards)}, "
             f"and they have room for exactly {plural(room, 'more card')} ({rooms}) once their known cards "
-            f"and the cards they owe to other books are set aside, so they hold nothing else: {p} lacks {card}."
+            f"and the cards they owe to other books are set aside, so they hold nothing else: {lack}."
         )
     return (
         f"Counting: {all_of(team)} must still take {plural(room, 'card')} ({rooms}), and the only cards they may "
-        f"take are {_cards(k.cards)}, so all of those are theirs: {p} lacks {card}."
+        f"take are {_cards(k.cards)}, so all of those are theirs: {lack}."
     )
 
 
@@ -1292,6 +1298,24 @@ def _batches(steps: Sequence[Step]) -> list[list[int]]:
             batches.append([k])
         gathering = gathered
     return batches
+
+
+def _rules_out_alike(first: Step, st: Step) -> bool:
+    """Whether ``st`` is a counting step that rules out another player for the card ``first``
+    rules out, by the same count on the same premises (``first`` itself: whether it is one that
+    others may join)."""
+    c, d = first.conclusion, st.conclusion
+    return (
+        st.rule == first.rule == "counting"
+        and first.counting is not None
+        and bool(first.counting.cards)
+        and first.counting.side != "share"
+        and st.counting == first.counting
+        and st.premises == first.premises
+        and c.kind == d.kind == LACKS
+        and c.card == d.card
+        and (st is first or c.player != d.player)
+    )
 
 
 def _out_of_cards(st: Step, fact_of: dict[str, Fact]) -> tuple[str, Card] | None:
@@ -1346,6 +1370,7 @@ def _explanation(
     last = new_steps[-1] if new_steps else None
     alike: tuple[Step, list[Card]] | None = None  # the step whose sentence is last, and its cards
     empty: tuple[list[str], list[Card]] | None = None  # the last sentence's players out of cards, and cards
+    ruled_out: tuple[Step, list[str]] | None = None  # the counting step whose sentence is last, and its players
     gathered: dict[str, list[tuple[Card, str | None]]] = {}  # (per player: the cards, each with its holder)
     batch_of = {batch[0]: batch for batch in batches}
     for k, st in enumerate(new_steps):
@@ -1355,6 +1380,12 @@ def _explanation(
             fresh = [f for f in new_facts if f.id in uses and f.id not in said]  # (in the order told)
             said.update(f.id for f in fresh)
             lines.extend(_fact_sentences(fresh, record))
+        if ruled_out is not None and not fresh and _rules_out_alike(ruled_out[0], st):
+            ruled_out[1].append(st.conclusion.player)  # (one sentence: "...: Anna, Ben and Cara lack J♠.")
+            lines[-1] = _step_sentence(ruled_out[0], new_steps, said_by_id, players=ruled_out[1])
+            alike = None
+            continue
+        ruled_out = None
         out = _out_of_cards(st, fact_of)
         if out is not None:  # "Fay holds no cards, so Fay lacks 9♥.": the fact and the step said at once
             p, card = out
@@ -1401,6 +1432,7 @@ def _explanation(
             continue
         lines.append(_step_sentence(st, new_steps, said_by_id))
         alike = (st, [st.conclusion.card]) if st.conclusion.card is not None else None
+        ruled_out = (st, [st.conclusion.player]) if _rules_out_alike(st, st) else None
     for p, cards in gathered.items():
         if len(cards) == 1 and cards[0][1] is not None:  # (one card: as an ``elsewhere`` step says it)
             lines[lines.index(p)] = f"So {p} lacks {cards[0][0].pretty}: {cards[0][1]} holds it."

@@ -461,3 +461,17 @@ def test_a_player_lacking_one_card_another_holds_says_who_holds_it() -> None:
     game = game_of(SHARED / "g201.fish")
     text = Explainer(ViewTracker(game, "Cara"), 32).card(parse_card("6D"))["Dev"].text
     assert " 4. So Dev lacks 5♦: Ben holds it. 5. " in text
+
+
+def test_players_one_count_rules_out_are_named_in_one_sentence() -> None:
+    """One counting step per player ruled out, on the same premises, once read as the same long
+    sentence five times over ("...: Anna lacks J♠. 8. Counting: ...: Ben lacks J♠. ..."): it is
+    said once, naming them all; the steps stay one per player."""
+    game = replay(simulate(players=8, deck=DeckKind.JOKERS, seed=5))
+    eli = Explainer(ViewTracker(game, "Fay"), 210).card(parse_card("JS"))["Eli"]
+    assert (
+        " 7. Counting: Dev, Eli and Hal must still take 3 cards (Dev 1, Eli 1 and Hal 1), and the only cards they"
+        " may take are 9♠ 10♠ J♠, so all of those are theirs: Anna, Ben, Cara, Fay and Gus lack J♠. 8. "
+    ) in eli.text
+    assert eli.text.count("Counting:") == 1
+    assert [s.conclusion.player for s in eli.steps if s.rule == "counting"] == ["Anna", "Ben", "Cara", "Fay", "Gus"]
