@@ -1090,7 +1090,8 @@ def _event(f: Fact) -> int:
 
 def _telling(facts: Sequence[Fact]) -> list[Fact]:
     """The facts first used by one step, in the order they are told: player by player (in the
-    order of each one's first event), and each player's by kind (``_TOLD``), then by event. A
+    order of each one's first event), and each player's by kind (``_TOLD``), then by event (the
+    cards got, by giver: "Ben got J♥ at event 144 and 9♥ at event 148 from Eli."). A
     coach reads one player's receipts together ("Cara holds 11 cards. ... Cara answered no to 9♦
     at event 75, J♦ at event 107 and K♦ at event 250.") rather than the whole table's in the order
     they happened. Facts about one card alone (everyone else lacks it) go by kind, then by event:
@@ -1099,11 +1100,17 @@ def _telling(facts: Sequence[Fact]) -> list[Fact]:
     if len({f.statement.card for f in facts}) == 1 and facts[0].statement.card is not None:
         return sorted(facts, key=lambda f: (_TOLD.get(f.source.how, 9), _event(f)))
     first: dict[str, int] = {}
+    given: dict[tuple[str, str | None], int] = {}  # (player, giver): the first card got from them
     for f in sorted(facts, key=_event):
         first.setdefault(f.statement.player, _event(f))
-    return sorted(
-        facts, key=lambda f: (first[f.statement.player], f.statement.player, _TOLD.get(f.source.how, 9), _event(f))
-    )
+        if f.source.how == "got":
+            given.setdefault((f.statement.player, f.source.other), _event(f))
+
+    def told(f: Fact) -> tuple[int, str, int, int, int]:
+        p = f.statement.player
+        return (first[p], p, _TOLD.get(f.source.how, 9), given.get((p, f.source.other), 0), _event(f))
+
+    return sorted(facts, key=told)
 
 
 def _together(f: Fact, g: Fact) -> str:

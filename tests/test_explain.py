@@ -475,3 +475,14 @@ def test_players_one_count_rules_out_are_named_in_one_sentence() -> None:
     ) in eli.text
     assert eli.text.count("Counting:") == 1
     assert [s.conclusion.player for s in eli.steps if s.rule == "counting"] == ["Anna", "Ben", "Cara", "Fay", "Gus"]
+
+
+def test_the_cards_a_player_got_are_told_by_giver() -> None:
+    """Cards got from several players in turn are one sentence per giver, where each was a
+    sentence of its own as the givers alternated."""
+    game = replay(simulate(players=6, seed=12, house=frozenset({HouseRule.MUST_DECLARE})))
+    text = Explainer(ViewTracker(game, "Fay"), 149).card(parse_card("5H"))["Anna"].text
+    assert text.startswith(
+        "1. Ben holds 11 cards. 2. Ben got 7♦ at event 66 and A♣ at event 149 from Dev. 3. Ben got J♥ at event 144,"
+        " 10♥ at event 146 and 9♥ at event 148 from Eli. 4. Ben got Q♣ at event 145 and K♣ at event 147 from Fay. "
+    )
