@@ -1118,11 +1118,18 @@ def _together(f: Fact, g: Fact) -> str:
     answers, own asks, or cards got from one other player), ``card`` (several players' "no" to
     one card), or not at all (empty)."""
     how = f.source.how
-    if g.source.how != how or how not in ("no", "got", "asked"):
+    if g.source.how != how or how not in ("no", "got", "asked", "ask-book"):
         return ""
+    if how == "ask-book":  # (asks in different books, each for a card outside the set it shows)
+        return "player" if g.statement.player == f.statement.player and _another(f) and _another(g) else ""
     if g.statement.player == f.statement.player:
         return "player" if how != "got" or g.source.other == f.source.other else ""
     return "card" if how == "no" and g.statement.card == f.statement.card else ""
+
+
+def _another(f: Fact) -> bool:
+    """Whether an ask's fact shows another card of the book than the one asked for."""
+    return f.source.asked is not None and f.source.asked not in f.statement.cards
 
 
 def _fact_sentences(facts: Sequence[Fact], record: Record) -> list[str]:
@@ -1137,6 +1144,8 @@ def _fact_sentences(facts: Sequence[Fact], record: Record) -> list[str]:
         run = [f]
         way = _together(f, facts[i + 1]) if i + 1 < len(facts) else ""
         while way and i + len(run) < len(facts) and _together(run[-1], facts[i + len(run)]) == way:
+            if facts[i + len(run)].source.book in {g.source.book for g in run if g.source.how == "ask-book"}:
+                break
             run.append(facts[i + len(run)])
         i += len(run)
         if len(run) == 1:
@@ -1146,6 +1155,19 @@ def _fact_sentences(facts: Sequence[Fact], record: Record) -> list[str]:
         if way == "card":
             who = all_of([f"{g.statement.player} at event {g.source.event}" for g in run])
             lines.append(f"{who} answered no to {_c(f.statement.card)}.")
+            continue
+        if how == "ask-book":
+            asked = all_of([f"{_c(g.source.asked)} at event {g.source.event}" for g in run])
+            sets = all_of(
+                [
+                    _c(g.statement.cards[0]) if len(g.statement.cards) == 1 else f"one of {_cards(g.statement.cards)}"
+                    for g in run
+                ]
+            )
+            lines.append(
+                f"{p} asked for {asked}, so {p} held another card of each of those books then, one still unseen: "
+                f"{p} holds {sets}."
+            )
             continue
         each = all_of([f"{_c(g.statement.card)} at event {g.source.event}" for g in run])
         if how == "no":
