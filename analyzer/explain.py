@@ -1108,7 +1108,8 @@ def _telling(facts: Sequence[Fact]) -> list[Fact]:
 
     def told(f: Fact) -> tuple[int, str, int, int, int]:
         p = f.statement.player
-        return (first[p], p, _TOLD.get(f.source.how, 9), given.get((p, f.source.other), 0), _event(f))
+        giver = given.get((p, f.source.other), 0) if f.source.how == "got" else 0
+        return (first[p], p, _TOLD.get(f.source.how, 9), giver, _event(f))
 
     return sorted(facts, key=told)
 

@@ -20,6 +20,7 @@ import itertools
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
@@ -123,17 +124,20 @@ def _end(workers: int) -> None:
     if queue is not None:
         queue.cancel_join_thread()
     ours = set(multiprocessing.active_children()) - pool.before
-    for worker in ours:
-        worker.terminate()
     # A worker ended in the middle of sending its result leaves half a message in the pipe back,
     # and the pool's thread would wait at it for the rest for ever (and the process at exit for
     # the thread). Once the workers are gone this process holds the pipe's only writing end, which
-    # it never writes to: closed, the read ends and the thread sees its workers gone.
-    for worker in ours:
-        worker.join(timeout=2)
-    results = getattr(pool.executor, "_result_queue", None)
-    if results is not None:
-        results._writer.close()
+    # it never writes to: closed, the read ends and the thread sees its workers gone. (A second
+    # Ctrl-C waits for that: raised before it, the wait for ever would be back.)
+    with interrupts_held():
+        for worker in ours:
+            worker.terminate()
+        deadline = time.monotonic() + 2
+        for worker in ours:
+            worker.join(timeout=max(0.0, deadline - time.monotonic()))
+        results = getattr(pool.executor, "_result_queue", None)
+        if results is not None:
+            results._writer.close()
     # The pending tasks are not cancelled: the executor fails them itself once it sees its
     # workers gone, and (Python 3.11) a task cancelled first makes its thread print a traceback.
     # Its thread is given a moment to finish: left running into the interpreter's exit, it races

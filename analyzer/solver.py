@@ -265,17 +265,22 @@ def _explain(
     stuck: set[ClassKey], slots: set[Slot], size: dict[ClassKey, int], room: dict[Slot, int], seats: tuple[str, ...]
 ) -> str:
     """A Hall violation in words: these cards can only go to players with too little room (in
-    seat order; when they are every player, the cards have too little room in all the hands)."""
+    seat order; when they are every player, the cards have too little room in all the hands).
+    The room is the slots the cards may use: a player's place kept for a card owed to another
+    book is not among them, and the sentence says so."""
     cards = sum(size[k] for k in stuck)
     space = sum(room[q] for q in slots)
     named = {p for key in stuck for p in key[1]}
-    books = sorted({key[0].replace("-", " ") for key in stuck if key[0]})
+    books = sorted({b.replace("-", " ") for _, b in slots if b})  # (places kept that these cards may fill)
+    aside = sorted({b.replace("-", " ") for p, b in room if p in named and b and (p, b) not in slots})
     owed = f" (counting the cards they owe to the {all_of(books)})" if books else ""
+    owed += f" once the cards they owe to the {all_of(aside)} are set aside" if aside else ""
     if seats and named >= set(seats):
         verb = "has" if cards == 1 else "have"
         return f"{plural(cards, 'unseen card')} {verb} room for only {space} in the players' hands{owed}"
     names = [p for p in seats if p in named] + sorted(named - set(seats))
-    return f"{plural(cards, 'unseen card')} can only be with {either(names)}, who have room for {space}{owed}"
+    who = "who has" if len(names) == 1 else "who have"
+    return f"{plural(cards, 'unseen card')} can only be with {either(names)}, {who} room for {space}{owed}"
 
 
 def strong_components(succ: dict[Hashable, list[Hashable]]) -> dict[Hashable, int]:

@@ -498,3 +498,20 @@ def test_a_players_asks_in_several_books_are_one_sentence() -> None:
         " card of each of those books then, one still unseen: Ben holds one of 2♦ 3♦ 4♦ 5♦, one of 3♠ 6♠, one of"
         " Q♥ K♥ A♥ and one of 9♣ 10♣. 6. So Ben lacks 5♥: "
     ) in text
+
+
+def test_a_players_answers_keep_their_order_beside_the_cards_they_got() -> None:
+    """Only the cards got go by giver: Ben's "no" answers to Anna (event 30) and Cara (event 50)
+    stay in the order of their events though Ben got a card from Anna first."""
+    from analyzer.explain import Fact, Source, _fact_sentences, _telling
+
+    facts = [
+        Fact("f1", holds("Ben", parse_card("5H")), Source("got", 5, 10, other="Anna")),
+        Fact("f2", lacks("Ben", parse_card("JD")), Source("no", 50, 55, other="Cara")),
+        Fact("f3", lacks("Ben", parse_card("9D")), Source("no", 30, 35, other="Anna")),
+    ]
+    record = fish.load(SAMPLES / "collect-four.fish")
+    assert _fact_sentences(_telling(facts), record) == [
+        "Ben got 5♥ from Anna at event 5.",
+        "Ben answered no to 9♦ at event 30 and J♦ at event 50.",
+    ]

@@ -279,7 +279,7 @@ def test_a_counting_contradiction_says_what_is_true() -> None:
                 tuple(sorted(sizes.items())), tuple(sorted(((p, ""), n) for p, n in rooms.items())), seats=seats
             )
         except NoFit as exc:
-            some = re.fullmatch(r"(\d+) unseen cards? can only be with (.+), who have room for (\d+)", exc.why)
+            some = re.fullmatch(r"(\d+) unseen cards? can only be with (.+), who ha(?:s|ve) room for (\d+)", exc.why)
             every = re.fullmatch(r"(\d+) unseen cards? ha(?:s|ve) room for only (\d+) in the players' hands", exc.why)
             if some is not None:
                 cards, names, room = int(some[1]), re.findall(r"[A-D]", some[2]), int(some[3])
@@ -292,6 +292,20 @@ def test_a_counting_contradiction_says_what_is_true() -> None:
             assert sum(rooms[p] for p in names) == room, exc.why
             assert sum(n for (_, who, _), n in sizes.items() if set(who) <= set(names)) >= cards > room, exc.why
     assert min(said.values()) > 100, said
+
+
+def test_a_counting_contradiction_says_which_owed_cards_it_sets_aside() -> None:
+    """Ann owes a low spade she cannot hold: the three hearts and 2♠ have room for only 3 of
+    the hands' 4 places, once Ann's place for the low spade is set aside (it once said "room for
+    only 3 in the players' hands" alone, where the hands have room for 4)."""
+    sizes = ((("", ("Ann", "Ben"), ()), 3), (("low-spades", ("Ben",), ()), 1))
+    capacity = ((("Ann", ""), 1), (("Ann", "low-spades"), 1), (("Ben", ""), 2))
+    with pytest.raises(NoFit) as info:
+        _solve_classes(sizes, capacity, seats=("Ann", "Ben"))
+    assert info.value.why == (
+        "4 unseen cards have room for only 3 in the players' hands once the cards they owe to the low spades are"
+        " set aside"
+    )
 
 
 def test_strong_components_match_networkx() -> None:
