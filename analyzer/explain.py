@@ -1116,7 +1116,8 @@ def _telling(facts: Sequence[Fact]) -> list[Fact]:
 
 def _together(f: Fact, g: Fact) -> str:
     """How ``g`` may be told in one sentence with ``f`` before it: ``player`` (one player's "no"
-    answers, own asks, or cards got from one other player), ``card`` (several players' "no" to
+    answers, own asks, cards got from one other player, or asks showing a card of other books),
+    ``card`` (several players' "no" to
     one card), or not at all (empty)."""
     how = f.source.how
     if g.source.how != how or how not in ("no", "got", "asked", "ask-book"):
@@ -1135,9 +1136,9 @@ def _another(f: Fact) -> bool:
 
 def _fact_sentences(facts: Sequence[Fact], record: Record) -> list[str]:
     """A sentence per fact, in the order given, but one sentence for a run of one player's "no"
-    answers, of the cards one player got from another, of one player's own asks, or of several
-    players' "no" to one card: "Cara answered no to 9♦ at event 75, J♦ at event 107 and K♦ at
-    event 250."."""
+    answers, of the cards one player got from another, of one player's own asks, of what one
+    player's asks in different books show, or of several players' "no" to one card: "Cara
+    answered no to 9♦ at event 75, J♦ at event 107 and K♦ at event 250."."""
     lines: list[str] = []
     i = 0
     while i < len(facts):
@@ -1226,7 +1227,9 @@ def _step_sentence(
     if s.rule == "elsewhere":
         holder = next((st.conclusion.player for st in steps if st.id in s.premises), None)
         return (
-            f"So {p} lacks {card}: {holder} holds it." if holder else f"So {p} lacks {card}: it is with someone else."
+            _lacks_held(p, [(c.card, holder)])
+            if holder and c.card
+            else f"So {p} lacks {card}: it is with someone else."
         )
     if s.rule == "last-holder":
         return f"So {p} holds {card}: everyone else lacks it."
@@ -1300,18 +1303,19 @@ def _empty_hands(players: Sequence[str], cards: Sequence[Card]) -> str:
     return f"{all_of(players)} hold no cards, so they lack {all_of([c.pretty for c in cards])}."
 
 
-def _held_elsewhere(cards: Sequence[tuple[Card, str | None]]) -> str:
-    """Cards a player lacks as others hold them, by holder in the order first met: "3♠ 4♠ 8♥
-    (all with Anna) and Q♦ (with Eli)"."""
+def _lacks_held(p: str, cards: Sequence[tuple[Card, str | None]]) -> str:
+    """The cards P lacks as others hold them: "So Dev lacks 5♦: Ben holds it." for one, else by
+    holder in the order first met: "So Cara lacks 3♠ 4♠ 8♥ (all with Anna) and Q♦ (with Eli)."."""
+    if len(cards) == 1 and cards[0][1] is not None:
+        return f"So {p} lacks {cards[0][0].pretty}: {cards[0][1]} holds it."
     by_holder: dict[str | None, list[Card]] = {}
     for card, holder in cards:
         by_holder.setdefault(holder, []).append(card)
-    return all_of(
-        [
-            _cards(cs) + (f" ({'all ' if len(cs) > 1 else ''}with {holder})" if holder else "")
-            for holder, cs in by_holder.items()
-        ]
-    )
+    held = [
+        _cards(cs) + (f" ({'all ' if len(cs) > 1 else ''}with {holder})" if holder else "")
+        for holder, cs in by_holder.items()
+    ]
+    return f"So {p} lacks {all_of(held)}."
 
 
 def _batches(steps: Sequence[Step]) -> list[list[int]]:
@@ -1464,10 +1468,7 @@ def _explanation(
         alike = (st, [st.conclusion.card]) if st.conclusion.card is not None else None
         ruled_out = (st, [st.conclusion.player]) if _rules_out_alike(st, st) else None
     for p, cards in gathered.items():
-        if len(cards) == 1 and cards[0][1] is not None:  # (one card: as an ``elsewhere`` step says it)
-            lines[lines.index(p)] = f"So {p} lacks {cards[0][0].pretty}: {cards[0][1]} holds it."
-        else:
-            lines[lines.index(p)] = f"So {p} lacks {_held_elsewhere(cards)}."
+        lines[lines.index(p)] = _lacks_held(p, cards)
     if unstepped:
         lines.append(
             f"So {conclusion.words}: taken together, these facts leave no other way"
