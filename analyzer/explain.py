@@ -1154,8 +1154,8 @@ def _fact_sentences(facts: Sequence[Fact], record: Record) -> list[str]:
             lines.append(_fact_sentence(f, record))
             continue
         p, how = f.statement.player, f.source.how
-        if way == "card":
-            who = all_of([f"{g.statement.player} at event {g.source.event}" for g in run])
+        if way == "card":  # (the players in the order they answered, not in the order they are told)
+            who = all_of([f"{g.statement.player} at event {g.source.event}" for g in sorted(run, key=_event)])
             lines.append(f"{who} answered no to {_c(f.statement.card)}.")
             continue
         if how == "ask-book":

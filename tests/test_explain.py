@@ -515,3 +515,18 @@ def test_a_players_answers_keep_their_order_beside_the_cards_they_got() -> None:
         "Ben got 5♥ from Anna at event 5.",
         "Ben answered no to 9♦ at event 30 and J♦ at event 50.",
     ]
+
+
+def test_several_players_no_to_one_card_read_in_the_order_of_their_events() -> None:
+    """Players are told in the order of their first events, but their "no" to one card, told
+    together, go in the order of the answers: Hal asked first (event 100), yet Gus answered no
+    to 7♦ (event 156) before Hal did (event 171)."""
+    from analyzer.explain import Fact, Source, _fact_sentences, _telling
+
+    facts = [
+        Fact("f1", lacks("Hal", parse_card("3H")), Source("asked", 100, 105)),
+        Fact("f2", lacks("Hal", parse_card("7D")), Source("no", 171, 176, other="Ben")),
+        Fact("f3", lacks("Gus", parse_card("7D")), Source("no", 156, 161, other="Ben")),
+    ]
+    record = fish.load(SAMPLES / "collect-four.fish")
+    assert _fact_sentences(_telling(facts), record)[-1] == "Gus at event 156 and Hal at event 171 answered no to 7♦."
