@@ -49,7 +49,7 @@ def start_method() -> str:
 @dataclass
 class _Pool:
     executor: ProcessPoolExecutor
-    before: set[BaseProcess]  # the processes that were already running: not ours to end
+    before: set[BaseProcess]  # the processes already running as it started: never its workers
 
 
 # One pool per size, kept for the life of the process: starting workers costs more than a
@@ -115,15 +115,13 @@ def _close_all() -> None:
 
 def _end(workers: int) -> None:
     """Drop the pending tasks and end the pool's workers now, not after the task each is busy with."""
-    import multiprocessing
-
     pool = _POOLS.pop(workers)
     # Tasks still queued for the workers stay in the pipe to them; with the workers gone nobody
     # reads it, and at exit Python would wait for ever for the queue's thread to finish writing.
     queue = getattr(pool.executor, "_call_queue", None)
     if queue is not None:
         queue.cancel_join_thread()
-    ours = set(multiprocessing.active_children()) - pool.before
+    ours = _workers(pool)
     # A worker ended in the middle of sending its result leaves half a message in the pipe back,
     # and the pool's thread would wait at it for the rest for ever (and the process at exit for
     # the thread). Once the workers are gone this process holds the pipe's only writing end, which
@@ -153,6 +151,18 @@ def _end(workers: int) -> None:
     feeder = getattr(queue, "_thread", None)
     if feeder is not None:
         feeder.join(timeout=2)
+
+
+def _workers(pool: _Pool) -> list[BaseProcess]:
+    """The pool's own worker processes. The executor lists them (each is listed as it starts,
+    and submits start them with Ctrl-C held); where it has no such list, every process started
+    since the pool was made, which may take in the workers of a pool made later."""
+    import multiprocessing
+
+    listed = getattr(pool.executor, "_processes", None)
+    if isinstance(listed, dict):
+        return list(listed.values())
+    return list(set(multiprocessing.active_children()) - pool.before)
 
 
 def _spare_exit_hook(manager: threading.Thread) -> None:

@@ -139,3 +139,19 @@ def test_ctrl_c_ends_the_command_when_a_worker_was_ended_halfway_through_sending
         if child.poll() is None:
             child.kill()
             child.communicate()
+
+
+def fail_on_two(item: int) -> int:
+    if item == 2:
+        raise ValueError("two")
+    return item
+
+
+def test_an_error_in_one_pool_leaves_a_pool_of_another_size_working() -> None:
+    # A map of 2 items on 4 workers takes a pool of 2; ending it (its map failed) must not end
+    # the workers of the pool of 4 started after it.
+    assert process_map(abs, [-1, -2], 4) == [1, 2]
+    assert process_map(abs, [-1, -2, -3, -4], 4) == [1, 2, 3, 4]
+    with pytest.raises(ValueError, match="two"):
+        process_map(fail_on_two, [1, 2], 4)
+    assert process_map(abs, [-5, -6, -7, -8], 4) == [5, 6, 7, 8]
