@@ -38,7 +38,7 @@ earlier rule, run this script's fit at that commit on the same cache).
 
 The third counter, folding players (``FoldCount``), is not measured here: the rule is replayed
 without it, as it stood before it came, and its law (``Routes.folds_scale``, ``folds_power``) was
-fitted apart, on its own times over the probing views (README, "Odds of openings: players folded
+fitted apart, on its own times over the probing views (docs/speed-history.md, "Odds of openings: players folded
 into the total").
 """
 

@@ -960,7 +960,7 @@ def _run_primes(biggest: int, k: int) -> int:
     all at once, and the biggest views need half the memory (one after another: runs in threads
     hold the boxes of several at once, as many as the memory bound allows). On the 8-player jokers game's
     public views after events 42 to 60 (boxes of 265,000 to 296,000 states), three primes a run
-    once took 0.67 to 0.95 of the time of one (README, "The fold's big boxes a few primes a
+    once took 0.67 to 0.95 of the time of one (docs/speed-history.md, "The fold's big boxes a few primes a
     run"). Timed again since, in alternation in one process, on the 143 views of the 8-player
     probing games that go book by book through boxes of 2**16 states or more (the openings,
     seeds 0 to 3; the whole jokers games, seeds 0 to 2, standard, seeds 0 and 1, and

@@ -111,7 +111,7 @@ class Routes:
       of the router over 0, 10, 20 and 30 ms; and the bound, as past 80 ms the plainest count's
       law errs low (the jokers game's public views after events 28 to 40, plainest plans of
       10**8 and more, are likely 125 to 155 ms by it and take 1.2 to 1.7 s that way). The
-      replay (``scripts/replay_router.py``) and its figures: README, "The fold left where the
+      replay (``scripts/replay_router.py``) and its figures: docs/speed-history.md, "The fold left where the
       plainest count is much quicker".
     - ``multiply``: whether the count folding players goes through a group monomial by
       monomial, its terms multiplied out (``folds._Step.multiplied``): None by the work of each
