@@ -33,7 +33,8 @@ players allowed it, and the deals are the coefficient of ``prod x_p ** slots[p]`
 - The odds of a card come from a forward pass (the product of the factors before it) and a
   backward pass (the ways to complete after it): the deals with ``c`` at ``p`` are the sum over
   states of forward x backward moved by ``x_p``. Cards that look alike get one sum; pooled
-  players nobody singles out share what is left in proportion to their slots.
+  players nobody singles out share what is left in proportion to their slots; the free cards
+  share what the other cards leave of each player's slots (``_shares``).
 
 All arithmetic is modulo a few primes below 2**31 in numpy arrays (int64, one row per prime),
 and the exact integers come back by the Chinese remainder theorem: there are enough primes for
@@ -67,7 +68,6 @@ from .arithmetic import (
     bit_pieces,
     deal_bound,
     fit_bound,
-    inverses,
     move,
     primes_for,
     residues,
@@ -882,8 +882,7 @@ class BookCount:
         # gives 31, and nothing to reduce. The primes go as many a run as ``_run_primes`` says.
         sequence = (WRAP, *PRIMES) if self.biggest >= _WRAP_FROM else PRIMES
         moduli = primes_for(model.bound, sequence)
-        # (and a modulus spare, for odds that need more than the count: ``_Forward.lost``)
-        engine = _Engine(plan, [*moduli, *sequence[len(moduli) : len(moduli) + 1]], self.routes, rows=len(moduli))
+        engine = _Engine(plan, moduli, self.routes, rows=len(moduli))
         first = 1 if moduli[0] == WRAP else 0
         step = _run_primes(self.biggest, len(moduli) - first)
         spans = [(0, 1)] * first + [(r, min(r + step, len(moduli))) for r in range(first, len(moduli), step)]
@@ -892,9 +891,7 @@ class BookCount:
             one = engine.primes_from(lo, hi)
             total, ahead = one.forward(odds)
             one.live = {}  # (the way back finds them again for the moduli it needs)
-            # The free cards at once: that lets go of what only they need (the final states and
-            # the pool's share of their weights) before the way back.
-            return total, (one, ahead, one.free_cards(ahead, one.k)) if odds else None
+            return total, (one, ahead) if odds else None
 
         # The runs at once, in threads (``parallel``), the primes' first (2**64's has nothing to
         # reduce), on big boxes alone: as many as keep their boxes together within the memory
@@ -915,39 +912,30 @@ class BookCount:
         del done
         if not odds or deals == 0:
             return deals, {}
-        # Every count from here on is at most ``deals``: fewer moduli will do (2**64 with the
-        # bits its free cards' divisor took off).
-        lost = max((ahead.lost for _, ahead, _ in runs), default=0)
-        odds_moduli = [WRAP >> lost if q == WRAP else q for q in engine.primes]
-        k = len(primes_for(deals, odds_moduli))
-        if k > len(moduli):
-            spare, ran = forward(len(moduli), k)
-            assert int(spare[0]) == deals % engine.primes[-1], "the spare prime counts the same deals"
-            assert ran is not None
-            runs.append(ran)
-        ends = list(itertools.accumulate(one.k for one, _, _ in runs))
+        # Every count from here on is at most ``deals``: fewer moduli will do.
+        k = len(primes_for(deals, moduli))
+        ends = list(itertools.accumulate(one.k for one, _ in runs))
         waiting = dict(enumerate(runs[: sum(1 for end in ends if end < k) + 1]))  # (not the moduli past those)
         del runs
 
         def backward(r: int) -> tuple[int, dict[tuple[Card, int], Array]]:
-            one, ahead, free = waiting.pop(r)  # (its forward pass let go of once gone back through)
+            one, ahead = waiting.pop(r)  # (its forward pass let go of once gone back through)
             use = min(one.k, k - (ends[r] - one.k))
-            ways = {key: got[:use] for key, got in free.items()}
-            return use, ways | one.primes_from(0, use).backward(ahead, use)
+            return use, one.primes_from(0, use).backward(ahead, use)
 
-        heavy = [run_weight(one.primes) for one, _, _ in waiting.values()]
+        heavy = [run_weight(one.primes) for one, _ in waiting.values()]
         counted = parallel.run_all([partial(backward, r) for r in waiting], workers, heavy)
         # Where moduli went different ways through a group (their states not zero differ), a
         # pair one of them left out is a pair no deal has: zero.
         keys = set().union(*(ways for _, ways in counted))
         nothing = {use: np.zeros(use, dtype=np.int64) for use, _ in counted}
         found = {key: np.concatenate([ways.get(key, nothing[use]) for use, ways in counted]) for key in keys}
-        return deals, _shares(model, plan, deals, found, odds_moduli[:k])
+        return deals, _shares(model, plan, deals, found, moduli[:k])
 
 
-# With the odds, what a run's way forward leaves for its way back (``BookCount.run``): its engine,
-# its forward pass, and the deals with a free card at each tracked player.
-_Ran = tuple["_Engine", "_Forward", dict[tuple[Card, int], Array]]
+# With the odds, what a run's way forward leaves for its way back (``BookCount.run``): its engine
+# and its forward pass.
+_Ran = tuple["_Engine", "_Forward"]
 
 
 def _run_primes(biggest: int, k: int) -> int:
@@ -987,19 +975,13 @@ class _Sparse:
 @dataclass
 class _Forward:
     """What the forward pass leaves for the way back: the count of deals (per prime), the counts
-    before each group, each walked group's first steps per term, the weights of the final states
-    (and per tracked player, of a free card at that player), and the final states. The last two
-    are for ``_Engine.free_cards``, which lets go of them. Modulo 2**64 the free card's weights
-    at a player are whole numbers times a divisor (``_Engine._whole_weights``), which takes
-    ``lost`` bits from that row's odds."""
+    before each group, each walked group's first steps per term, and the weights of the final
+    states. (The free cards' odds need none of it: ``_shares``.)"""
 
     total: Array
     before: dict[int, Array]
     ahead: dict[int, list[list[Array]]]
     weight: Array
-    per_player: dict[int, tuple[Array, Array, int]]
-    last: Array
-    lost: int = 0
 
 
 class _Engine:
@@ -1396,15 +1378,13 @@ class _Engine:
 
     # -- weights of the free cards and the pool, per state
 
-    def _weights(self) -> tuple[Array, dict[int, tuple[Array, Array, int]]]:
+    def _weights(self) -> Array:
         """Ways to finish from each state of the final box: the free cards and the pool's share.
 
         A state gives each direct player r cards and each tracked pooled player an exponent d;
         the other card factors were ``S``. The free cards give each direct player its missing
         slots - r and the rest to the pool, and the pool's ``S`` factors are shared out as a
-        multinomial over (slots - d). Also, per tracked player, the same with one given free
-        card at that player, as the weight (or the pool's share of it) times a factor along
-        the player's dim.
+        multinomial over (slots - d).
 
         The weight is a product of one factor per dim (1 / (slots - exponent)!) and a function
         of two sums (the exponents of the direct players, and of all): built by outer products
@@ -1420,12 +1400,10 @@ class _Engine:
         free = len(model.free)
         picks0 = sum(len(g.cards) for g in model.groups)  # picks = picks0 - all
         to_pool0 = free - sum(model.slots[p] for p in plan.tracked if plan.direct >> p & 1)  # + direct
-        fact, inv, reciprocal = stacked_tables(self.primes, top)
-        # Per dim t: the slots left, and 1 / (slots - exponent)! (zero past the slots or in the pad).
-        values: list[Array] = []
+        fact, inv, _ = stacked_tables(self.primes, top)
+        # Per dim t: 1 / (slots - exponent)! (zero past the slots or in the pad).
         factors: list[Array] = []
         for _, _, x, ok in self._final_dims():
-            values.append(x)
             factors.append(np.where(ok, inv[:, np.clip(x, 0, top)], 0))
         const = np.ones(k, dtype=np.int64)
         for p in range(len(model.players)):
@@ -1464,28 +1442,7 @@ class _Engine:
         weight = np.ascontiguousarray(outer(factors))
         weight *= np.take(table, index, axis=1)
         weight %= column
-        if not free:
-            return weight, {}
-        inv_free = inverses(free, self.primes)[:, None]
-        per_player: dict[int, tuple[Array, Array, int]] = {}
-        share: Array | None = None
-        for t, p in enumerate(plan.tracked):
-            # One given free card at p: a direct player gets it with weight missing / free;
-            # a pooled player gets one of the free cards sent to the pool, weight left / pool.
-            if plan.direct >> p & 1:
-                base = weight
-            else:
-                if share is None:
-                    part = to_pool % column * reciprocal[:, np.clip(pool, 0, top)] % column * inv_free % column
-                    share = np.take(part, index, axis=1)
-                    share *= weight
-                    share %= column
-                base = share
-            scale = np.clip(values[t], 0, None)[None, :] % column
-            if plan.direct >> p & 1:
-                scale = scale * inv_free % column
-            per_player[p] = (base, scale, 1)  # the weight is base times scale along dim t
-        return weight, per_player
+        return weight
 
     def _final_dims(self) -> Iterator[tuple[int, Array, Array, npt.NDArray[np.bool_]]]:
         """Per dim of the final box, in order: its player, the exponents along it, the player's
@@ -1500,7 +1457,7 @@ class _Engine:
                 ok &= np.arange(box.extents[t]) < box.ranges[t]
             yield p, e, x, ok
 
-    def _whole_weights(self) -> tuple[Array, dict[int, tuple[Array, Array, int]]]:
+    def _whole_weights(self) -> Array:
         """``_weights`` modulo 2**64, in whole numbers: a multinomial is dealt out a player at a
         time as binomials (sums alone: ``arithmetic.binomials``). The free cards: C(free, M), M
         of them to the direct players, and per direct player C(its missing + the missing of the
@@ -1509,12 +1466,7 @@ class _Engine:
         slots left), starting from the slots of the pooled players no group tracks, dealt those
         by a multinomial. Chained along the dims, as a state's sums so far decide its factor.
 
-        A free card at a player divides, by the free cards (at a direct player: its missing
-        of them over all) and by the pool (at a pooled one: the free cards sent to the pool over
-        all, then the player's slots left over the pool). So its weights here are whole numbers
-        times a divisor, ``free`` or ``free * lcm(pools)``, which ``free_cards`` divides out at
-        the end: exactly, but modulo 2**(64 - v), 2**v the divisor's power of 2
-        (``_Forward.lost``)."""
+        """
         model, plan = self.model, self.plan
         free = len(model.free)
         picks0 = sum(len(g.cards) for g in model.groups)
@@ -1525,9 +1477,7 @@ class _Engine:
         missing = np.zeros(1, dtype=np.int64)  # the free cards the direct players take, so far
         pool = np.full(1, sum(untracked), dtype=np.int64)  # the pool's cards, so far
         sum_all = np.zeros(1, dtype=np.int64)
-        values: list[Array] = []
         for p, e, x, ok in self._final_dims():
-            values.append(x)
             x = np.clip(x, 0, top)
             direct = bool(plan.direct >> p & 1)
             so_far = (missing if direct else pool)[:, None] + x[None, :]
@@ -1541,43 +1491,7 @@ class _Engine:
         ok_all = (sum_all <= picks0) & (missing <= free)  # (no state takes more cards than there are)
         del sum_all
         weight *= np.where(ok_all, table[free, np.clip(missing, 0, top)], 0)
-        weight = weight[None, :]
-        if not free:
-            return weight, {}
-        per_player: dict[int, tuple[Array, Array, int]] = {}
-        share: Array | None = None
-        lcm = 1
-        for t, p in enumerate(plan.tracked):
-            if plan.direct >> p & 1:
-                per_player[p] = (weight, np.clip(values[t], 0, None)[None, :], free)
-                continue
-            if share is None:
-                # W * (free - missing) / free * 1 / pool, times free * lcm(pools): whole. The
-                # pools of the states that send the pool a free card, alone: fewer bits lost.
-                sending = (weight[0] != 0) & (missing < free)
-                pools = np.flatnonzero(np.bincount(pool[sending], minlength=1)).tolist()
-                lcm = math.lcm(*pools)  # (pools are at least the free cards sent: never 0)
-                ratio = np.zeros(max(pools, default=0) + 1, dtype=np.int64)
-                ratio[pools] = [wrapped(lcm // q) for q in pools]
-                share = weight * np.where(sending, (free - missing) * ratio[np.clip(pool, 0, len(ratio) - 1)], 0)
-            per_player[p] = (share, np.clip(values[t], 0, None)[None, :], free * lcm)
-        return weight, per_player
-
-    def _along(self, a: Array, base: Array, scales: dict[int, Array]) -> dict[int, Array]:
-        """Per dim t of ``scales``: the sum over the final box of ``a * base`` times ``scales[t]``
-        at each state's coordinate in dim t, modulo each prime (``a * base`` is made once, then
-        added up along the other dims for each t)."""
-        box = self.plan.final
-        k, d = len(a), len(box.extents)
-        column = self.column[:k]
-        both = self._rem(a * base[:k], column)  # both factors are reduced
-        both = both.reshape(k, *box.extents)
-        out: dict[int, Array] = {}
-        for t, scale in scales.items():
-            others = tuple(u + 1 for u in range(d) if u != t)
-            marginal = self._rem(both.sum(axis=others), column)  # below box size * p
-            out[t] = np.asarray(self._rem(self._rem(marginal * scale[:k], column).sum(axis=1), self.p[:k]))
-        return out
+        return weight[None, :]
 
     # -- the passes
 
@@ -1610,14 +1524,13 @@ class _Engine:
                 a = self._group(a, plan.work[g], plan.factors[g], self.polys.get(g), ahead.get(g), first)
             a = self._resize(a, plan.work[g], plan.after[g])
             box = plan.after[g]
-        weight, per_player = self._weights()
-        lost = max((_twos(d) for _, _, d in per_player.values()), default=0)
+        weight = self._weights()
         # A slice of the states at a time (a piece of the whole is as big as the final box).
         total = np.zeros(self.k, dtype=np.int64)
         for lo in range(0, a.shape[1], _SLICE):
             part = self._dot(self._pieces(a[:, lo : lo + _SLICE]), weight[:, lo : lo + _SLICE], plan.final)
             total = self._rem(total + part, self.p)
-        return total, _Forward(total, before, ahead, weight, per_player, a, lost)
+        return total, _Forward(total, before, ahead, weight)
 
     def primes_from(self, lo: int, hi: int) -> _Engine:
         """This engine for its primes lo to hi - 1 alone: the plan and what was made of it shared,
@@ -1633,23 +1546,8 @@ class _Engine:
         one.live = {}
         return one
 
-    def free_cards(self, forward: _Forward, k: int) -> dict[tuple[Card, int], Array]:
-        """The deals with a free card at each tracked player, modulo the first k moduli (the row of
-        2**64 modulo 2**(64 - v): ``_divided``); then the final states and the free card's weights
-        are let go (the way back needs neither)."""
-        found: dict[tuple[Card, int], Array] = {}
-        # Players share one of two bases (the weights, or the pool's share of them).
-        bases = {id(base): (base, d) for base, _, d in forward.per_player.values()}
-        for key, (base, divisor) in bases.items():
-            players = {self.plan.dim[p]: p for p, (b, _, _) in forward.per_player.items() if id(b) == key}
-            scales = {t: forward.per_player[p][1] for t, p in players.items()}
-            for t, ways in self._along(forward.last[:k], base, scales).items():
-                found[(self.model.free[0], players[t])] = _divided(ways, divisor) if divisor > 1 else ways
-        forward.per_player, forward.last = {}, np.zeros((0, 0), dtype=np.int64)  # (a slice would keep it)
-        return found
-
     def backward(self, forward: _Forward, k: int) -> dict[tuple[Card, int], Array]:
-        """The deals with each kind of card at each player but the free cards (``free_cards``),
+        """The deals with each kind of card at each player but the free cards (``_shares``),
         modulo the first k moduli."""
         assert self.wrap or WRAP not in self.primes, "2**64 goes in an engine of its own"
         plan = self.plan
@@ -1862,23 +1760,6 @@ class _Engine:
 _BLOCK = 1 << 15  # the most states the odds' products are summed over at once (``_dots``)
 
 
-def _twos(n: int) -> int:
-    """The power of 2 in ``n`` (v where 2**v divides it and 2**(v + 1) does not)."""
-    return (n & -n).bit_length() - 1
-
-
-def _divided(x: Array, divisor: int) -> Array:
-    """``y`` modulo 2**(64 - v), from ``x`` = ``divisor * y`` modulo 2**64 (``y`` a whole number,
-    2**v the divisor's power of 2): its odd part has an inverse, its power of 2 takes as many
-    bits off the top."""
-    v = _twos(divisor)
-    odd = pow(divisor >> v, -1, WRAP)
-    y = (x.view(np.uint64) >> np.uint64(v)).view(np.int64) * np.int64(wrapped(odd))
-    if v:
-        y &= (1 << (64 - v)) - 1
-    return y
-
-
 def _blocked_dot(h: Array, b: Array, extents: Sequence[int], t: int, p: Array) -> Array:
     """Per prime (a row of ``h``, ``b`` and ``p``), the sum over the states of a box of these
     ``extents`` of ``h[s] * b[s + one in dim t]`` (t = -1: no move) modulo the prime, made of
@@ -1929,32 +1810,43 @@ def _shares(
     model: _Model, plan: _Plan, deals: int, found: dict[tuple[Card, int], Array], primes: Sequence[int]
 ) -> dict[Card, dict[str, int]]:
     """Exact deals per card and player; pooled players nobody singles out share the rest
-    in proportion to their slots (they differ in nothing else)."""
+    in proportion to their slots (they differ in nothing else).
+
+    The free cards (anyone may hold them, no requirement names them) are alike, and no count
+    gives their deals: every deal gives each player as many of the never-shown cards as its
+    slots, so a player's deals with a free card are its slots times the deals, less its deals
+    with each other card, shared among the free cards."""
     players = model.players
     untracked = [p for p in range(len(players)) if p not in plan.dim]
     untracked_slots = sum(model.slots[p] for p in untracked)
-    kinds: list[tuple[list[Card], int]] = []
-    for g in model.groups:
-        for i, same in g.kinds.items():
-            kinds.append((same, model.mask[g.cards[i]]))
-    if model.free:
-        kinds.append((model.free, model.everyone))
     nothing = np.zeros(len(primes), dtype=np.int64)
     result: dict[Card, dict[str, int]] = {}
-    for same, mask in kinds:
-        ways: dict[str, int] = {}
-        rest = deals
-        for p in plan.tracked:
-            if mask >> p & 1:
-                ways[players[p]] = w = _crt(found.get((same[0], p), nothing), primes)
-                rest -= w
-        shared = [p for p in untracked if mask >> p & 1]
-        for p in shared:
-            part, left = divmod(rest * model.slots[p], untracked_slots)
-            assert left == 0, "untracked pooled players share in proportion to their slots"
-            ways[players[p]] = part
-        assert shared or rest == 0, "every deal puts the card somewhere"
-        for c in same:
+    held = [model.slots[p] * deals for p in range(len(players))]  # less the deals with each other card
+    for g in model.groups:
+        for i, same in g.kinds.items():
+            mask = model.mask[g.cards[i]]
+            ways: dict[str, int] = {}
+            rest = deals
+            for p in plan.tracked:
+                if mask >> p & 1:
+                    ways[players[p]] = w = _crt(found.get((same[0], p), nothing), primes)
+                    rest -= w
+                    held[p] -= w * len(same)
+            shared = [p for p in untracked if mask >> p & 1]
+            for p in shared:
+                part, left = divmod(rest * model.slots[p], untracked_slots)
+                assert left == 0, "untracked pooled players share in proportion to their slots"
+                ways[players[p]] = part
+                held[p] -= part * len(same)
+            assert shared or rest == 0, "every deal puts the card somewhere"
+            for c in same:
+                result[c] = ways
+    if model.free:
+        ways = {}
+        for p, name in enumerate(players):
+            ways[name], left = divmod(held[p], len(model.free))
+            assert left == 0 and ways[name] >= 0, "the free cards share what the others leave"
+        for c in model.free:
             result[c] = ways
     return result
 
