@@ -15,7 +15,7 @@ import pytest
 from analyzer import record as fish
 from analyzer.analysis import _view_job
 from analyzer.errors import Contradiction
-from analyzer.pool import game_map, process_map, start_method
+from analyzer.pool import _close_all, game_map, process_map, start_method
 from analyzer.replay import Game, replay
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -155,3 +155,4 @@ def test_an_error_in_one_pool_leaves_a_pool_of_another_size_working() -> None:
     with pytest.raises(ValueError, match="two"):
         process_map(fail_on_two, [1, 2], 4)
     assert process_map(abs, [-5, -6, -7, -8], 4) == [5, 6, 7, 8]
+    _close_all()  # (no workers left behind for the tests that follow)
