@@ -3,6 +3,7 @@ once and in worker processes, give what each part counted alone gave."""
 
 from __future__ import annotations
 
+import multiprocessing
 import subprocess
 import sys
 import time
@@ -17,7 +18,7 @@ from analyzer.analysis import hand_views, view_tracker
 from analyzer.errors import Contradiction
 from analyzer.information import ask_information, signature
 from analyzer.odds import card_odds
-from analyzer.pool import _POOLS, GameTasks, _workers
+from analyzer.pool import GameTasks, _close_all
 from analyzer.record import Ask, load
 from analyzer.replay import Game, replay
 from analyzer.replay_page import count_steps, odds_jobs, odds_table, write_replay
@@ -115,12 +116,13 @@ def _fails_at(game: Game, at: int) -> int:
 
 
 def test_tasks_run_beside_the_caller_and_an_error_ends_the_workers() -> None:
+    _close_all()  # (pools other tests left: every child from here on is this test's)
     game = replay(load(LOCKOUT))
     done: list[int] = []
     with GameTasks(game, 2) as tasks:
         started = [tasks.submit(count_steps, ("public", (at,), None), lambda: done.append(1)) for at in (0, 5, 15)]
         assert [len(t.result()) for t in started] == [1, 1, 1] and len(done) == 3
-    before = set(_workers(_POOLS[2]))  # (the workers of this pool: other tests' pools may live on)
+    before = set(multiprocessing.active_children())
     with pytest.raises(Contradiction), GameTasks(game, 2) as tasks:
         failing = [tasks.submit(_fails_at, at) for at in range(5)]
         assert [t.result() for t in failing[:3]] == [0, 1, 2]
@@ -142,13 +144,14 @@ def _sleeps(game: Game, seconds: float) -> float:
 def test_tasks_still_running_when_the_block_ends_end_with_it() -> None:
     # Odds left out after all (a view too large to quote): the counts still running are not
     # wanted, and the command must not wait for them at exit.
+    _close_all()  # (pools other tests left: every child from here on is this test's)
     game = replay(load(LOCKOUT))
     done: list[float] = []
     with GameTasks(game, 2) as tasks:
         quick = tasks.submit(_sleeps, 0.0, lambda: done.append(0.0))
         unwanted = [tasks.submit(_sleeps, 120.0, lambda: done.append(120.0)) for _ in range(3)]
         assert quick.result() == 0.0
-        workers = set(_workers(_POOLS[2]))
+        workers = set(multiprocessing.active_children())
     assert unwanted and workers
     for worker in workers:
         worker.join(10)

@@ -882,7 +882,7 @@ class BookCount:
         # gives 31, and nothing to reduce. The primes go as many a run as ``_run_primes`` says.
         sequence = (WRAP, *PRIMES) if self.biggest >= _WRAP_FROM else PRIMES
         moduli = primes_for(model.bound, sequence)
-        engine = _Engine(plan, moduli, self.routes, rows=len(moduli))
+        engine = _Engine(plan, moduli, self.routes)
         first = 1 if moduli[0] == WRAP else 0
         step = _run_primes(self.biggest, len(moduli) - first)
         spans = [(0, 1)] * first + [(r, min(r + step, len(moduli))) for r in range(first, len(moduli), step)]
@@ -1464,9 +1464,7 @@ class _Engine:
         direct players before it, its missing); the pool's share of the ``S`` factors: per
         tracked pooled player C(its slots left + those of the pooled players before it, its
         slots left), starting from the slots of the pooled players no group tracks, dealt those
-        by a multinomial. Chained along the dims, as a state's sums so far decide its factor.
-
-        """
+        by a multinomial. Chained along the dims, as a state's sums so far decide its factor."""
         model, plan = self.model, self.plan
         free = len(model.free)
         picks0 = sum(len(g.cards) for g in model.groups)
