@@ -994,7 +994,7 @@ class _Engine:
     engine modulo 2**64 (``wrap``) reduces nothing, and its dot products take one piece, the array itself.
     """
 
-    def __init__(self, plan: _Plan, primes: Sequence[int], routes: Routes, rows: int | None = None) -> None:
+    def __init__(self, plan: _Plan, primes: Sequence[int], routes: Routes) -> None:
         self.routes = routes
         self.plan = plan
         self.model = plan.model
@@ -1002,7 +1002,7 @@ class _Engine:
         self.k = len(primes)
         # The primes the ways through a group are chosen for (``_sparse``) and the forward pass's
         # memory for the way back is budgeted for: all of them, whichever an engine counts.
-        self.rows = self.k if rows is None else rows
+        self.rows = self.k
         # Modulo 2**64 (``WRAP``, in an engine of its own: ``primes_from``) nothing is reduced:
         # int64 wraps. Its row of ``p`` holds 0, never used as a modulus (``_rem``).
         self.wrap = self.primes == [WRAP]
