@@ -22,7 +22,6 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:  # multiprocessing and concurrent.futures load only when a map needs workers
@@ -46,15 +45,9 @@ def start_method() -> str:
     return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 
-@dataclass
-class _Pool:
-    executor: ProcessPoolExecutor
-    before: set[BaseProcess]  # the processes already running as it started: never its workers
-
-
 # One pool per size, kept for the life of the process: starting workers costs more than a
 # short map (a fresh interpreter's imports), and a report maps three times.
-_POOLS: dict[int, _Pool] = {}
+_POOLS: dict[int, ProcessPoolExecutor] = {}
 
 
 def start_early(workers: int) -> None:
@@ -65,7 +58,7 @@ def start_early(workers: int) -> None:
         _start_fork_server()
 
 
-def _pool(workers: int) -> _Pool:
+def _pool(workers: int) -> ProcessPoolExecutor:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -75,8 +68,7 @@ def _pool(workers: int) -> _Pool:
         context = multiprocessing.get_context(start_method())
         if start_method() == "forkserver":
             _start_fork_server()
-        before = set(multiprocessing.active_children())
-        _POOLS[workers] = _Pool(ProcessPoolExecutor(workers, context, _start_worker), before)
+        _POOLS[workers] = ProcessPoolExecutor(workers, context, _start_worker)
     return _POOLS[workers]
 
 
@@ -110,7 +102,7 @@ def _start_fork_server() -> None:
 def _close_all() -> None:
     """At exit, while the modules the workers' manager needs are still there."""
     while _POOLS:
-        _POOLS.popitem()[1].executor.shutdown(wait=True, cancel_futures=True)
+        _POOLS.popitem()[1].shutdown(wait=True, cancel_futures=True)
 
 
 def _end(workers: int) -> None:
@@ -118,7 +110,7 @@ def _end(workers: int) -> None:
     pool = _POOLS.pop(workers)
     # Tasks still queued for the workers stay in the pipe to them; with the workers gone nobody
     # reads it, and at exit Python would wait for ever for the queue's thread to finish writing.
-    queue = getattr(pool.executor, "_call_queue", None)
+    queue = getattr(pool, "_call_queue", None)
     if queue is not None:
         queue.cancel_join_thread()
     ours = _workers(pool)
@@ -133,15 +125,15 @@ def _end(workers: int) -> None:
         deadline = time.monotonic() + 2
         for worker in ours:
             worker.join(timeout=max(0.0, deadline - time.monotonic()))
-        results = getattr(pool.executor, "_result_queue", None)
+        results = getattr(pool, "_result_queue", None)
         if results is not None:
             results._writer.close()
     # The pending tasks are not cancelled: the executor fails them itself once it sees its
     # workers gone, and (Python 3.11) a task cancelled first makes its thread print a traceback.
     # Its thread is given a moment to finish: left running into the interpreter's exit, it races
     # the exit's own clean-up, which then prints a traceback.
-    manager = getattr(pool.executor, "_executor_manager_thread", None)  # (shutdown lets go of it)
-    pool.executor.shutdown(wait=False)
+    manager = getattr(pool, "_executor_manager_thread", None)  # (shutdown lets go of it)
+    pool.shutdown(wait=False)
     if manager is not None:
         manager.join(timeout=2)
         _spare_exit_hook(manager)
@@ -153,16 +145,11 @@ def _end(workers: int) -> None:
         feeder.join(timeout=2)
 
 
-def _workers(pool: _Pool) -> list[BaseProcess]:
-    """The pool's own worker processes. The executor lists them (each is listed as it starts,
-    and submits start them with Ctrl-C held); where it has no such list, every process started
-    since the pool was made, which may take in the workers of a pool made later."""
-    import multiprocessing
-
-    listed = getattr(pool.executor, "_processes", None)
-    if isinstance(listed, dict):
-        return list(listed.values())
-    return list(set(multiprocessing.active_children()) - pool.before)
+def _workers(pool: ProcessPoolExecutor) -> list[BaseProcess]:
+    """The pool's own worker processes, as the executor lists them: each is listed as it starts,
+    and submits start them with Ctrl-C held (read before ``shutdown``, which lets go of the
+    list). Not every child of this process: those of a pool of another size are not ours."""
+    return list(pool._processes.values())
 
 
 def _spare_exit_hook(manager: threading.Thread) -> None:
@@ -197,7 +184,7 @@ def process_map(
     size = min(workers, len(items))
     try:
         with interrupts_held():
-            futures = {_pool(size).executor.submit(fn, item): k for k, item in enumerate(items)}
+            futures = {_pool(size).submit(fn, item): k for k, item in enumerate(items)}
         results: dict[int, R] = {}
         pending = set(futures)
         while pending:
@@ -300,7 +287,7 @@ class GameTasks:
 
             self._data = pickle.dumps(self.game)
         with interrupts_held():
-            future = _pool(self.workers).executor.submit(_call_with_game, (fn, item, self._key, self._data))
+            future = _pool(self.workers).submit(_call_with_game, (fn, item, self._key, self._data))
         if each is not None:
             # (a task cancelled, or ended with its workers, did not finish: it is not counted done)
             future.add_done_callback(lambda f: None if f.cancelled() or f.exception() is not None else each())
