@@ -1289,10 +1289,32 @@ def _step_sentence(
             f"and they have room for exactly {plural(room, 'more card')} ({rooms}) once their known cards "
             f"and the cards they owe to other books are set aside, so they hold nothing else: {lack}."
         )
+    places = _places_of([x for x in (players or [p]) if x in team], list(cards) or [c.card], s, said)
     return (
         f"Counting: {all_of(team)} must still take {plural(room, 'card')} ({rooms}), and the only cards they may "
-        f"take are {_cards(k.cards)}, so all of those are theirs: {lack}."
+        f"take are {_cards(k.cards)}, so all of those are theirs"
+        + (f", each filling one of those places, and {places}" if places else "")
+        + f": {lack}."
     )
+
+
+def _places_of(
+    insiders: Sequence[str], ruled_out: Sequence[Card | None], s: Step, said: dict[str, Statement] | None
+) -> str:
+    """Where a counting step of the ``needs`` side rules out players of its own team, why: the
+    places those players must fill, each a set they hold one of ("Gus's place takes one of 4♠
+    5♠ 6♠"); every card of the step's set fills one place, and the cards ruled out fit none of
+    theirs. Empty for no such player, or where the premises do not show it (a player's sets
+    not named, or one of them holding a card ruled out)."""
+    premises = [said[x] for x in s.premises if x in said] if said else []
+    told = []
+    for q in insiders:
+        owed = [x.cards for x in premises if x.kind == ONE_OF and x.player == q]
+        if not owed or any(c in cards for cards in owed for c in ruled_out):
+            return ""
+        sets = [f"one of {_cards(cards)}" for cards in owed]
+        told.append(f"{q}'s {'place takes' if len(sets) == 1 else 'places take'} {all_of(sets)}")
+    return all_of(told)
 
 
 def _empty_hands(players: Sequence[str], cards: Sequence[Card]) -> str:

@@ -530,3 +530,16 @@ def test_several_players_no_to_one_card_read_in_the_order_of_their_events() -> N
     ]
     record = fish.load(SAMPLES / "collect-four.fish")
     assert _fact_sentences(_telling(facts), record)[-1] == "Gus at event 156 and Hal at event 171 answered no to 7♦."
+
+
+def test_a_counting_step_ruling_out_one_of_its_own_team_says_which_places_that_player_fills() -> None:
+    """All 8 cards Dev, Eli, Cara and Gus may take must fill their 8 places, and Gus's one place
+    is for a low spade: Gus lacks K♦. Before, the sentence ended "so all of those are theirs:
+    Gus lacks K♦", though Gus is one of them."""
+    game = simulated(222)
+    explanation = Explainer(ViewTracker(game, PUBLIC), 331).explain(lacks("Gus", parse_card("KD")))
+    assert explanation.text.endswith(
+        "so all of those are theirs, each filling one of those places, and Gus's place takes one of 4♠ 5♠ 6♠: "
+        "Gus lacks K♦."
+    )
+    assert Checker(game.record, PUBLIC, 331).errors(explanation.to_dict()) == []
