@@ -1293,7 +1293,7 @@ def _step_sentence(
     return (
         f"Counting: {all_of(team)} must still take {plural(room, 'card')} ({rooms}), and the only cards they may "
         f"take are {_cards(k.cards)}, so all of those are theirs"
-        + (f", each filling one of those places, and {places}" if places else "")
+        + (f", one for each card they must take, and {places}" if places else "")
         + f": {lack}."
     )
 
@@ -1302,10 +1302,12 @@ def _places_of(
     insiders: Sequence[str], ruled_out: Sequence[Card | None], s: Step, said: dict[str, Statement] | None
 ) -> str:
     """Where a counting step of the ``needs`` side rules out players of its own team, why: the
-    places those players must fill, each a set they hold one of ("Gus's place takes one of 4♠
-    5♠ 6♠"); every card of the step's set fills one place, and the cards ruled out fit none of
-    theirs. Empty for no such player, or where the premises do not show it (a player's sets
-    not named, or one of them holding a card ruled out)."""
+    cards those players must take, each one of a set they hold one of ("the one Gus must take
+    is one of 4♠ 5♠ 6♠"); every card of the step's set is one the team must take, and the cards
+    ruled out are in none of those players' sets. Empty for no such player, or where the
+    premises do not show it (a player's sets not named, or one of them holding a card ruled
+    out: the chain's steps never do either, as such a player is counted by its sets alone and
+    the flow leaves it no set that could take the card)."""
     premises = [said[x] for x in s.premises if x in said] if said else []
     told = []
     for q in insiders:
@@ -1313,8 +1315,12 @@ def _places_of(
         if not owed or any(c in cards for cards in owed for c in ruled_out):
             return ""
         sets = [f"one of {_cards(cards)}" for cards in owed]
-        told.append(f"{q}'s {'place takes' if len(sets) == 1 else 'places take'} {all_of(sets)}")
-    return all_of(told)
+        told.append(
+            f"the one {q} must take is {sets[0]}" if len(sets) == 1 else f"the ones {q} must take are {all_of(sets)}"
+        )
+    if not any(" and " in t for t in told):
+        return all_of(told)
+    return "; ".join(told[:-1]) + f"; and {told[-1]}"  # (one player's sets are joined by "and")
 
 
 def _empty_hands(players: Sequence[str], cards: Sequence[Card]) -> str:

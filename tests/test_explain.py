@@ -532,14 +532,35 @@ def test_several_players_no_to_one_card_read_in_the_order_of_their_events() -> N
     assert _fact_sentences(_telling(facts), record)[-1] == "Gus at event 156 and Hal at event 171 answered no to 7♦."
 
 
-def test_a_counting_step_ruling_out_one_of_its_own_team_says_which_places_that_player_fills() -> None:
-    """All 8 cards Dev, Eli, Cara and Gus may take must fill their 8 places, and Gus's one place
-    is for a low spade: Gus lacks K♦. Before, the sentence ended "so all of those are theirs:
-    Gus lacks K♦", though Gus is one of them."""
-    game = simulated(222)
-    explanation = Explainer(ViewTracker(game, PUBLIC), 331).explain(lacks("Gus", parse_card("KD")))
-    assert explanation.text.endswith(
-        "so all of those are theirs, each filling one of those places, and Gus's place takes one of 4♠ 5♠ 6♠: "
-        "Gus lacks K♦."
-    )
-    assert Checker(game.record, PUBLIC, 331).errors(explanation.to_dict()) == []
+@pytest.mark.parametrize(
+    ("seed", "at", "conclusion", "ending"),
+    [
+        # Dev, Eli, Cara and Gus must take 8 cards, all 8 they may take, and the one Gus must take
+        # is a low spade: Gus lacks K♦. Before, the sentence ended "so all of those are theirs: Gus
+        # lacks K♦", though Gus is one of them.
+        (
+            222,
+            331,
+            lacks("Gus", parse_card("KD")),
+            "so all of those are theirs, one for each card they must take, and the one Gus must take is one of "
+            "4♠ 5♠ 6♠: Gus lacks K♦.",
+        ),
+        # Several of the team ruled out, some of them owing two sets: told apart by semicolons.
+        (
+            117,
+            130,
+            holds("Eli", parse_card("QS")),
+            "so all of those are theirs, one for each card they must take, and the ones Dev must take are one of "
+            "J♠ J♦ and one of K♠ K♥; the one Ben must take is one of 10♥ 10♦; the one Gus must take is one of "
+            "J♠ J♦; and the ones Hal must take are one of K♠ K♥ and one of 10♥ 10♦: Anna, Dev, Ben, Cara, Fay, "
+            "Gus and Hal lack Q♠.",
+        ),
+    ],
+)
+def test_a_counting_step_ruling_out_its_own_players_says_which_cards_they_must_take(
+    seed: int, at: int, conclusion: Statement, ending: str
+) -> None:
+    game = simulated(seed)
+    explanation = Explainer(ViewTracker(game, PUBLIC), at).explain(conclusion)
+    assert ending in explanation.text
+    assert Checker(game.record, PUBLIC, at).errors(explanation.to_dict()) == []
