@@ -144,14 +144,13 @@ def primes_for(bound: int, primes_from: Sequence[int] = PRIMES) -> list[int]:
 
 
 @cache
-def tables(prime: int, top: int) -> tuple[Array, Array, Array]:
-    """n!, 1/n! and 1/n modulo ``prime`` for n in 0..top (1/0 read as 0)."""
+def tables(prime: int, top: int) -> tuple[Array, Array]:
+    """n! and 1/n! modulo ``prime`` for n in 0..top."""
     fact = [1] * (top + 1)
     for i in range(1, top + 1):
         fact[i] = fact[i - 1] * i % prime
     inv = [pow(f, -1, prime) for f in fact]
-    reciprocal = [0] + [pow(i, -1, prime) for i in range(1, top + 1)]
-    return (np.array(fact, dtype=np.int64), np.array(inv, dtype=np.int64), np.array(reciprocal, dtype=np.int64))
+    return np.array(fact, dtype=np.int64), np.array(inv, dtype=np.int64)
 
 
 @cache
@@ -168,10 +167,10 @@ def binomials(moduli: tuple[int, ...], top: int) -> Array:
     return out
 
 
-def stacked_tables(primes: Sequence[int], top: int) -> tuple[Array, Array, Array]:
+def stacked_tables(primes: Sequence[int], top: int) -> tuple[Array, Array]:
     """``tables`` for each prime, a row per prime."""
     each = [tables(int(q), top) for q in primes]
-    return (np.stack([t[0] for t in each]), np.stack([t[1] for t in each]), np.stack([t[2] for t in each]))
+    return np.stack([t[0] for t in each]), np.stack([t[1] for t in each])
 
 
 _ONE_PRIME_AT_A_TIME = 1 << 12  # from this many elements per prime, reduced one prime at a time

@@ -371,7 +371,7 @@ class _Walk:
                 if not at and q != keep_q:
                     self.off[b, j] = True
         top = board.n + 2
-        self.fact, self.inv, _ = stacked_tables(primes, top)
+        self.fact, self.inv = stacked_tables(primes, top)
         # (-1)**j * C(a, j) modulo each prime, in row a, column j (zero past a).
         signed = np.array([[(-1) ** j * math.comb(a, j) for j in range(top + 1)] for a in range(top + 1)], dtype=object)
         self.signed = np.stack([(signed % prime).astype(np.int64) for prime in primes])

@@ -1400,7 +1400,7 @@ class _Engine:
         free = len(model.free)
         picks0 = sum(len(g.cards) for g in model.groups)  # picks = picks0 - all
         to_pool0 = free - sum(model.slots[p] for p in plan.tracked if plan.direct >> p & 1)  # + direct
-        fact, inv, _ = stacked_tables(self.primes, top)
+        fact, inv = stacked_tables(self.primes, top)
         # Per dim t: 1 / (slots - exponent)! (zero past the slots or in the pad).
         factors: list[Array] = []
         for _, _, x, ok in self._final_dims():
