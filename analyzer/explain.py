@@ -1187,11 +1187,16 @@ def _whole_hand(p: str, count: int, parts: Sequence[str]) -> str:
     return f"{p}'s {plural(count, 'card')} are {all_of(parts)}"
 
 
+def _told(s: Step, said: dict[str, Statement] | None) -> list[Statement]:
+    """The statements of a step's premises already told (``said``, by id), in the step's order."""
+    return [said[x] for x in s.premises if x in said] if said else []
+
+
 def _short_of(p: str, s: Step, said: dict[str, Statement] | None) -> tuple[str, int]:
     """Why P's hand leaves out one card of each of some sets (``_Chain._needs_all_but``), from
     the step's premises: "of the 9 cards Dev may hold, Dev holds 6 but not all of J♠ Q♠ K♠, and
     Anna holds one of 10♥ J♥ Q♥", and how many sets; empty where the premises name none."""
-    premises = [said[x] for x in s.premises if x in said] if said else []
+    premises = _told(s, said)
     short = [x for x in premises if (x.kind == NOT_ALL and x.player == p) or (x.kind == ONE_OF and x.player != p)]
     count = next((x.k for x in premises if x.kind == COUNT and x.player == p), None)
     if not short or count is None:
@@ -1264,7 +1269,7 @@ def _step_sentence(
     room = sum(n for _, n in k.room)
     rooms = all_of([f"{x} {n}" for x, n in k.room])
     if not k.cards:
-        premises = [said[x] for x in s.premises if x in said] if said else []
+        premises = _told(s, said)
         count = next((x.k for x in premises if x.kind == COUNT), None)
         parts = [_c(x.card) for x in premises if x.kind == HOLDS]
         parts += [f"one of {_cards(x.cards)}" for x in premises if x.kind == ONE_OF]
@@ -1308,7 +1313,7 @@ def _places_of(
     premises do not show it (a player's sets not named, or one of them holding a card ruled
     out: the chain's steps never do either, as such a player is counted by its sets alone and
     the flow leaves it no set that could take the card)."""
-    premises = [said[x] for x in s.premises if x in said] if said else []
+    premises = _told(s, said)
     told = []
     for q in insiders:
         owed = [x.cards for x in premises if x.kind == ONE_OF and x.player == q]
