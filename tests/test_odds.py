@@ -431,6 +431,53 @@ def test_eight_dims_fit_the_packed_test_of_a_move() -> None:
             assert (moved[j, i] != box.size) == fits
 
 
+def test_the_runs_of_a_count_move_a_groups_live_states_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big count goes in several runs (2**64, then a prime or two each), forward and back, and
+    each moves a sparse group's live states by the same monomials: the states moved to are made
+    once for all of them, and the odds are those of runs that each make their own."""
+    rec = simulate(players=8, deck=DeckKind.JOKERS, seed=1, style=Style.PROBING)
+    pos = knowledge.ViewTracker(replay(rec), PUBLIC).position(44)
+    made: list[tuple[int, bytes, bytes]] = []
+    targets = odds_module._Engine._targets
+
+    def counted(live: np.ndarray, coords: np.ndarray, box: object, keys: object) -> np.ndarray:
+        made.append((id(box), live.tobytes(), np.asarray(keys).tobytes()))
+        moved: np.ndarray = targets(live, coords, box, keys)
+        return moved
+
+    monkeypatch.setattr(odds_module._Engine, "_targets", staticmethod(counted))
+    routes = Routes(counter=Counter.BOOKS)
+    once = card_ways(pos, routes)
+    assert made and len(made) == len(set(made))
+    made.clear()
+    monkeypatch.setattr(odds_module, "_KEEP_TARGETS", 0)  # (nothing kept: each run makes its own)
+    assert card_ways(pos, routes) == once
+    assert len(made) > len(set(made))
+
+
+def test_kept_targets_are_only_for_the_same_live_states() -> None:
+    """A run whose live states differ (a count a multiple of its prime somewhere) makes its own;
+    a run that waited on one that failed makes its own too."""
+    kept = odds_module._Targets()
+    live = np.arange(5)
+    calls: list[int] = []
+
+    def make(value: int) -> Callable[[], np.ndarray]:
+        return lambda: calls.append(value) or np.full(3, value)  # type: ignore[func-returns-value]
+
+    assert kept.get((0, "odds"), live, make(1)).tolist() == [1, 1, 1]
+    assert kept.get((0, "odds"), live.copy(), make(2)).tolist() == [1, 1, 1]
+    assert kept.get((0, "odds"), live[:4], make(3)).tolist() == [3, 3, 3]
+    assert calls == [1, 3]
+
+    def fail() -> np.ndarray:
+        raise MemoryError
+
+    with pytest.raises(MemoryError):
+        kept.get((1, "odds"), live, fail)
+    assert kept.get((1, "odds"), live, make(4)).tolist() == [4, 4, 4]
+
+
 def test_an_eight_player_view_with_eight_dims() -> None:
     rec = simulate(players=8, seed=0)
     pos = knowledge.position(replay(rec), int(len(rec.events) * 0.2), PUBLIC)

@@ -49,6 +49,7 @@ from __future__ import annotations
 import copy
 import itertools
 import math
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -623,6 +624,9 @@ _MAX_GATHER = 1 << 23  # states times monomials times primes gathered at once, a
 # Bytes of the walks inside groups the forward pass keeps for the way back (which walks the rest
 # again): on the biggest views they were most of the memory, 200-450 MiB, for a tenth of the time.
 _KEEP_BYTES = 48 << 20
+# Bytes of the states moved by each monomial (``_Engine._targets``) kept for the other runs of a
+# count, which move the same live states by the same monomials.
+_KEEP_TARGETS = 64 << 20
 
 
 def _times(poly: dict[int, int], factor: Factor) -> dict[int, int]:
@@ -908,6 +912,7 @@ class BookCount:
         weights = [run_weight(engine.primes[lo:hi]) for lo, hi in spans]
         done = parallel.run_all([partial(forward, lo, hi) for lo, hi in spans], workers, weights, ready)
         deals = _crt(np.concatenate([total for total, _ in done]), moduli)
+        engine.gathers.forget("forward")  # (the ways back move other states, or by other monomials)
         runs = [ran for _, ran in done if ran is not None]
         del done
         if not odds or deals == 0:
@@ -984,6 +989,63 @@ class _Forward:
     weight: Array
 
 
+class _Targets:
+    """The states each live state of a group goes to by each monomial (``_Engine._targets``), made
+    once for all the runs of a count: each run (a modulus or a few) moves the live states of a
+    sparse group by the same monomials, and the live states are the same for every modulus but
+    where a count happens to be a multiple of one. On the slowest sparse views (seed 0's public
+    view after event 50 of the 8-player jokers game) they were made seven times a group, 13 to
+    16 ms each.
+
+    Runs go in threads (``parallel``): the first to ask for a group's states makes them and the
+    others wait for it, then check that their live states are the same (else they make their
+    own). At most ``_KEEP_TARGETS`` bytes are kept; past that, each run makes its own."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: dict[tuple[int, str], _Made] = {}
+        self._bytes = 0
+
+    def get(self, key: tuple[int, str], live: Array, make: Callable[[], Array]) -> Array:
+        """The states for ``key`` (a group and which monomials) from the states ``live``: kept
+        ones, if made from the same states, or ``make()``."""
+        with self._lock:
+            made = self._kept.get(key)
+            mine = made is None
+            if made is None:
+                made = self._kept[key] = _Made(live)
+        if not mine:
+            made.done.wait()
+            if made.targets is not None and np.array_equal(made.live, live):
+                return made.targets
+            return make()
+        try:
+            targets = make()
+            with self._lock:
+                if self._bytes + targets.nbytes <= _KEEP_TARGETS:
+                    self._bytes += targets.nbytes
+                    made.targets = targets
+            return targets
+        finally:
+            made.done.set()  # (given up or failed: the runs waiting make their own)
+
+    def forget(self, which: str) -> None:
+        """Let go of the targets made for ``which`` (once every run is past them)."""
+        with self._lock:
+            for key in [key for key in self._kept if key[1] == which]:
+                targets = self._kept.pop(key).targets
+                self._bytes -= 0 if targets is None else targets.nbytes
+
+
+@dataclass
+class _Made:
+    """A group's targets (``_Targets``), once made, from these live states."""
+
+    live: Array
+    targets: Array | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+
 class _Engine:
     """The forward and backward passes over the boxes, for the engine's primes (one row each):
     all of them, or for a big box a few at a time (``primes_from``).
@@ -1024,6 +1086,7 @@ class _Engine:
         self.odds_polys: dict[int, _OddsPolys] = {}
         self.expandable: dict[int, bool] = {}
         self.live: dict[int, Array] = {}  # per group, the states where the counts before it are not zero
+        self.gathers = _Targets()  # (shared by the engines ``primes_from`` makes: the runs of one count)
         for g, terms in enumerate(plan.factors):
             group = self.model.groups[g]
             kinds = len(group.kinds)
@@ -1152,11 +1215,17 @@ class _Engine:
         inside = (room[None, :] - packed[:, None]) & top == top
         return np.where(inside, live[None, :] + _offsets(box, keys)[:, None], box.size)
 
-    def _apply_sparse(self, a: Array, box: _Box, sparse: _Sparse) -> Array:
-        """``a`` (reduced, zero outside the live states) times the polynomial: each live state
-        moved by each monomial."""
+    def _moved(self, g: int, which: str, live: Array, coords: Array, box: _Box, keys: Sequence[int] | Array) -> Array:
+        """``_targets`` of group g's states ``live`` by its monomials ``which`` (those of the
+        group's polynomial from its live or its needed states, or of its odds), made once for all
+        the runs of the count (``_Targets``)."""
+        return self.gathers.get((g, which), live, partial(self._targets, live, coords, box, keys))
+
+    def _apply_sparse(self, g: int, a: Array, box: _Box, sparse: _Sparse) -> Array:
+        """``a`` (reduced, zero outside the live states) times group g's polynomial: each live
+        state moved by each monomial."""
         coefs = _coefficients(sparse.poly)  # each state gets at most one product per monomial
-        where = self._targets(sparse.live, sparse.coords, box, [key for key, _ in sparse.poly]).ravel()
+        where = self._moved(g, "forward", sparse.live, sparse.coords, box, [key for key, _ in sparse.poly]).ravel()
         out = np.zeros((len(a), box.size + 1), dtype=np.int64)
         values = a[:, sparse.live]
         for row in range(len(a)):
@@ -1511,7 +1580,7 @@ class _Engine:
                 before[g] = a
             sparse = self._sparse(g, a, plan.work[g])
             if sparse:
-                a = self._apply_sparse(a, plan.work[g], sparse)
+                a = self._apply_sparse(g, a, plan.work[g], sparse)
             else:
                 # Walking a group's terms, keep what the way back would walk again.
                 first = len(model.groups[g].kinds) - 1
@@ -1714,7 +1783,7 @@ class _Engine:
         padded[:, :-1] = after
         keys = self._odds_polys(g).packed
         # (primes, monomials, states); np.take gathers several times faster than indexing
-        moved = np.take(padded, self._targets(sparse.live, sparse.coords, box, keys), axis=1)
+        moved = np.take(padded, self._moved(g, "odds", sparse.live, sparse.coords, box, keys), axis=1)
         sums = np.zeros((k, len(keys)), dtype=np.int64)
         scales = self._scales(k)
         for j, piece in enumerate(self._pieces(start[:, sparse.live])):
@@ -1726,7 +1795,7 @@ class _Engine:
         # Only at the needed states: each moved by each monomial, read from ``after``.
         coefs = _coefficients(sparse.poly)
         at = _flat(sparse.needed, box)
-        where = self._targets(at, sparse.needed, box, [key for key, _ in sparse.poly])
+        where = self._moved(g, "needed", at, sparse.needed, box, [key for key, _ in sparse.poly])
         out = np.zeros((k, keep.size), dtype=np.int64)
         out[:, _flat(sparse.needed, keep)] = self._rem(
             np.einsum("u,kun->kn", coefs, np.take(padded, where, axis=1)), p[:, None]
