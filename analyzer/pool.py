@@ -83,14 +83,18 @@ def _start_fork_server() -> None:
     import multiprocessing
     import os
     import sys
-    from multiprocessing import forkserver
+    from multiprocessing import forkserver, resource_tracker
 
     multiprocessing.get_context("forkserver").set_forkserver_preload(PRELOAD)
     saved = {name: os.environ.get(name) for name in ("PYTHONPATH", "PYTHONSAFEPATH")}
     os.environ["PYTHONPATH"] = os.pathsep.join(entry or os.getcwd() for entry in sys.path)
     os.environ["PYTHONSAFEPATH"] = "1"
     try:
-        forkserver.ensure_running()
+        # The server loads its modules with Ctrl-C blocked (``_sigint_blocked``); the resource
+        # tracker it starts first lets Ctrl-C through again as it starts, so it goes first.
+        resource_tracker.ensure_running()
+        with _sigint_blocked():
+            forkserver.ensure_running()
     finally:
         for name, value in saved.items():
             if value is None:
@@ -316,11 +320,33 @@ def interrupts_held() -> Iterator[None]:
     held: list[int] = []
     previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
     try:
-        yield
+        with _sigint_blocked():
+            yield
+    except Exception as exc:
+        if held:  # (what Ctrl-C broke in the block: an interrupt all the same)
+            raise KeyboardInterrupt from exc
+        raise
     finally:
         signal.signal(signal.SIGINT, previous)
     if held:
         signal.raise_signal(signal.SIGINT)
+
+
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """Ctrl-C blocked in this thread for the block, and let through after it (the interpreter
+    then handles one that came meanwhile). For the processes started in the block: the pool's
+    fork server, a fresh interpreter, starts with the signals its starter blocks, and so loads
+    its modules undisturbed, then ignores Ctrl-C as it always does; a Ctrl-C while it loaded
+    printed its traceback, and its end broke the pool ("Aborted!", exit 1)."""
+    if not hasattr(signal, "pthread_sigmask"):  # (not on Windows, which has no fork server)
+        yield
+        return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def _seen(result: R, each: Callable[[R], None] | None) -> R:

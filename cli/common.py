@@ -77,7 +77,7 @@ if TYPE_CHECKING:
     err: Console
 else:
     out = _Later(highlight=False, soft_wrap=True, emoji=False)
-    err = _Later(stderr=True, highlight=False, emoji=False)
+    err = _Later(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 DEBUG = {"on": False}
 PUBLIC = "public"  # analyzer.knowledge.PUBLIC, the whole table's view, without loading that module
 # Views of a game are solved in worker processes, one per core.
@@ -289,7 +289,21 @@ def check_view(game: Game, view: str) -> str:
 def print_json(data: Any) -> None:
     import json
 
-    sys.stdout.write(json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
+    from analyzer.files import encode_text
+
+    write_stdout(encode_text(json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n", "<stdout>"))
+
+
+def write_stdout(data: bytes) -> None:
+    """All of ``data`` on standard output. Unbuffered (``PYTHONUNBUFFERED``, ``-u``) its text layer
+    drops what one write to a pipe leaves over: here the rest goes in writes of its own, so a
+    pipe closed early (``| head``) fails in the command, exit 1, as for the text."""
+    sys.stdout.flush()
+    out = sys.stdout.buffer
+    left = memoryview(data)
+    while left:
+        left = left[out.write(left) or 0 :]
+    sys.stdout.flush()
 
 
 def json_text(text: str) -> str:
@@ -302,10 +316,7 @@ def emit(text: str, output: Path | None, source: Path | None = None) -> None:
     from analyzer.files import encode_text, write_text_atomic
 
     if output is None:
-        data = encode_text(text, source or "<stdout>")
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
+        write_stdout(encode_text(text, source or "<stdout>"))
     else:
         write_text_atomic(output, text, inputs=[source] if source else [])
 

@@ -34,10 +34,11 @@ from typer.testing import CliRunner
 from analyzer import files
 from analyzer import record as fish
 from analyzer.batch import OUTPUT_NAMES, analyze_file, run_batch
+from analyzer.cards import DeckKind
 from analyzer.errors import OutputError
 from analyzer.files import check_not_input, published_folder, write_text_atomic
 from analyzer.record import Record
-from analyzer.simulate import simulate
+from analyzer.simulate import Style, simulate
 from cli import common, main, records
 from cli.main import app
 
@@ -739,6 +740,57 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(command: list[str]
     os.close(read)  # (before the command has loaded: its first write finds no reader)
     _, stderr = proc.communicate(timeout=60)
     assert (proc.returncode, stderr) == (1, "")
+
+
+def test_json_to_a_reader_that_stops_reading_ends_the_command_as_the_text_does() -> None:
+    """Unbuffered (``PYTHONUNBUFFERED``), a write of 3.8 MB to a pipe whose reader stopped after
+    one line took what the pipe held and dropped the rest unsaid: exit 0. Now exit 1, no message."""
+    record = Path(__file__).resolve().parents[1] / "sample_logs" / "simulated-game.fish"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [*HALFSUIT, "analyze", str(record), "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline() == b"{\n"
+    proc.stdout.close()
+    stderr = proc.stderr.read()
+    assert (proc.wait(timeout=60), stderr) == (1, b"")
+
+
+def test_notes_on_stderr_stay_whole_lines_off_a_terminal() -> None:
+    """Written to a file or a pipe, a note is one line, as the answers on stdout are (it was broken
+    at 80 columns, with spaces left at the ends)."""
+    record = (Path(__file__).resolve().parents[1] / "sample_logs" / "lockout.fish").read_text()
+    no_hands = "".join(line for line in record.splitlines(keepends=True) if not line.startswith("Hand "))
+    done = subprocess.run([*HALFSUIT, "mistakes", "-"], input=no_hands, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    (note,) = [line for line in done.stderr.splitlines() if line.startswith("hand not known")]
+    assert note.endswith("a lower bound of what they knew") and len(note) > 120
+
+
+@pytest.mark.parametrize("moment", [0.05, 0.15, 0.2, 0.25, 0.3, 0.35, 0.5])
+def test_ctrl_c_to_the_whole_command_while_its_workers_start_is_one_line(moment: float, tmp_path: Path) -> None:
+    """Ctrl-C at a terminal goes to every process of the command, the pool's fork server too: while
+    the server loaded its modules it printed a traceback of its own, and the command, its pool
+    broken, said "Aborted!" and exited 1."""
+    record = tmp_path / "probing.fish"
+    record.write_text(fish.dumps(simulate(players=8, deck=DeckKind.JOKERS, seed=3, style=Style.PROBING)))
+    proc = subprocess.Popen(
+        [*HALFSUIT, "mistakes", str(record)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # (a group of its own, as a terminal's foreground job is)
+    )
+    time.sleep(moment)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        stdout, stderr = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise AssertionError("the command did not end after Ctrl-C") from None
+    assert (proc.returncode, stdout, stderr) == (130, "", "interrupted\n")
 
 
 @pytest.mark.parametrize(
