@@ -179,7 +179,7 @@ def mistakes(game: Game | Analysis, odds: bool = False, workers: int = 1, explai
     [(12, 'Ben', 'broken-lockout')]
     >>> why = found[0].explanations[0]
     >>> why.conclusion.words, why.text[:28], why.text[-44:]
-    ('Anna holds 2♠', "1. 2♠ is not in Eli's hand. ", '4. So Anna holds 2♠: everyone else lacks it.')
+    ('Anna holds 2♠', "1. 2♠ is not in Ben's hand. ", '5. So Anna holds 2♠: everyone else lacks it.')
     """
     analysis = game if isinstance(game, Analysis) else judged_analysis(game, workers=workers)[0]
     found = find_mistakes(analysis)

@@ -254,7 +254,10 @@ def read_facts(tracker: ViewTracker, pos: Position) -> list[Fact]:
             continue  # a card of it left play unseen (a wrong claim without its split): nothing follows for now
         ev = events[r.event - 1]
         asked = ev.card if isinstance(ev, Ask) else None
-        cards = tuple(sorted((c for c in r.cards if bluffing or c != asked), key=order.__getitem__))
+        # Every card of the book never shown: in a player's view the requirement leaves out the
+        # player's own cards, which the ask alone does not (the hand's facts rule them out).
+        unshown = r.cards | {c for c in r.book.cards if c in in_play and not game.history[c].shown_by(at)}
+        cards = tuple(sorted((c for c in unshown if bluffing or c != asked), key=order.__getitem__))
         found.append(
             (Statement(ONE_OF, r.player, cards=cards), src(r.event, "ask-book", asked=asked, book=r.book.name))
         )
@@ -1116,10 +1119,13 @@ def _telling(facts: Sequence[Fact]) -> list[Fact]:
 
 def _together(f: Fact, g: Fact) -> str:
     """How ``g`` may be told in one sentence with ``f`` before it: ``player`` (one player's "no"
-    answers, own asks, cards got from one other player, or asks showing a card of other books),
+    answers, own asks, cards got from one other player, asks showing a card of other books, or
+    cards in the view's own hand),
     ``card`` (several players' "no" to
     one card), or not at all (empty)."""
     how = f.source.how
+    if how == "hand":  # (a hand's cards: "2♣ and 3♣ are in Anna's hand.")
+        return "player" if g.source.how == how and g.statement.kind == f.statement.kind else ""
     if g.source.how != how or how not in ("no", "got", "asked", "ask-book"):
         return ""
     if how == "ask-book":  # (asks in different books, each for a card outside the set it shows)
@@ -1154,6 +1160,10 @@ def _fact_sentences(facts: Sequence[Fact], record: Record) -> list[str]:
             lines.append(_fact_sentence(f, record))
             continue
         p, how = f.statement.player, f.source.how
+        if how == "hand":
+            where = "in" if f.statement.kind == HOLDS else "not in"
+            lines.append(f"{all_of([_c(g.statement.card) for g in run])} are {where} {p}'s hand.")
+            continue
         if way == "card":  # (the players in the order they answered, not in the order they are told)
             who = all_of([f"{g.statement.player} at event {g.source.event}" for g in sorted(run, key=_event)])
             lines.append(f"{who} answered no to {_c(f.statement.card)}.")

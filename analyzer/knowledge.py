@@ -169,7 +169,7 @@ class ViewTracker:
                 continue
             event, holder = h.reveal
             if card in origin and origin[card] != holder:
-                note(event, event, f"{card} was shown at {holder}, but {origin[card]} was dealt it")
+                note(event, event, f"{card.pretty} was shown at {holder}, but {origin[card]} was dealt it")
                 continue
             origin[card] = holder
             reveal.setdefault(card, event)
@@ -207,11 +207,11 @@ class ViewTracker:
                 if not bluffing:
                     exclude(e.card, i, e.asker)
                     if where == e.asker:
-                        note(max(i, r), i, f"{e.asker} asks for {e.card}, but held it then")
+                        note(max(i, r), i, f"{e.asker} asks for {e.card.pretty}, but held it then")
                 if not e.yes:
                     exclude(e.card, i, e.target)
                     if where == e.target:
-                        note(max(i, r), i, f"{e.target} answers no, but held {e.card} then")
+                        note(max(i, r), i, f"{e.target} answers no, but held {e.card.pretty} then")
                 elif where is not None and where != e.target:
                     note(max(i, r), i, f"{e.target} gives {e.card}, but {where} held it then")
                 settled = min((reveal[c] for c in book.cards if where_now.get(c) == e.asker), default=INF)
@@ -227,7 +227,7 @@ class ViewTracker:
                 for card, holder in e.truth.items():
                     where = where_now.get(card)
                     if where is not None and where != holder:
-                        note(max(i, reveal[card]), i, f"the claim shows {card} at {holder}, but {where} held it")
+                        note(max(i, reveal[card]), i, f"the claim shows {card.pretty} at {holder}, but {where} held it")
             for card, holder in moves.get(i, ()):
                 where_now[card] = holder
         # A player ruled out of a card while it is unseen never held its whole book: per player
@@ -301,7 +301,7 @@ class ViewTracker:
                 continue
             out, ps = self._allowed(c, at)
             if not ps:
-                raise self._error(at, max(out.values()), f"nobody can hold {c}: every player is ruled out")
+                raise self._error(at, max(out.values()), f"nobody can hold {c.pretty}: every player is ruled out")
             allowed[c] = ps
             ruled_out[c] = out
         dealt_known = {p: 0 for p in self.players}

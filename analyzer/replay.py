@@ -92,6 +92,10 @@ class CardHistory:
     moves: list[tuple[int, str]] = field(default_factory=list)  # (event, new holder)
     claimed: int | None = None
 
+    def shown_by(self, at: int) -> bool:
+        """Whether the card was shown (to every player) in the first ``at`` events."""
+        return self.reveal is not None and self.reveal[0] <= at
+
     def claimed_after(self, at: int) -> bool:
         """Whether the card is still in play after ``at`` events."""
         return self.claimed is None or self.claimed > at
@@ -276,7 +280,7 @@ class _Replayer:
         where = self.tracked.get(e.card)
         source = "shown" if e.card in self.shown else "dealt"
         if where == e.asker and not self.rules.bluffing:
-            self.brk("asks-own-card", f"{e.asker} asks for {e.card}, which they hold ({source})", e.asker)
+            self.brk("asks-own-card", f"{e.asker} asks for {e.card.pretty}, which they hold ({source})", e.asker)
         held = [c for c in book.cards if self.tracked.get(c) == e.asker]
         knows_whole_hand = e.asker in self.record.hands
         if not held and (
@@ -284,22 +288,22 @@ class _Replayer:
         ):
             self.brk(
                 "no-card-of-book",
-                f"{e.asker} asks for {e.card} without holding a card of {book.name}",
+                f"{e.asker} asks for {e.card.pretty} without holding a card of {book.pretty}",
                 e.asker,
             )
         if self.rules.must_declare:
             for b in self.deck.books:
                 if not self.book_claimed(b) and all(self.tracked.get(c) == e.asker for c in b.cards):
                     self.brk(
-                        "must-declare", f"{e.asker} holds all of {b.name} and must claim it before asking", e.asker
+                        "must-declare", f"{e.asker} holds all of {b.pretty} and must claim it before asking", e.asker
                     )
         if e.yes:
             if where is not None and where != e.target:
-                self.brk("yes-not-held", f"{e.target} answers yes, but {e.card} is with {where}", e.asker)
+                self.brk("yes-not-held", f"{e.target} answers yes, but {e.card.pretty} is with {where}", e.asker)
             elif where is None and e.target in self.record.hands:
-                self.brk("yes-not-held", f"{e.target} answers yes, but was not dealt {e.card}", e.asker)
+                self.brk("yes-not-held", f"{e.target} answers yes, but was not dealt {e.card.pretty}", e.asker)
         elif where == e.target:
-            self.brk("no-but-held", f"{e.target} answers no, but holds {e.card} ({source})", e.asker)
+            self.brk("no-but-held", f"{e.target} answers no, but holds {e.card.pretty} ({source})", e.asker)
         self.after_ask(e, moved=e.yes)
 
     def after_ask(self, e: Ask, moved: bool) -> None:
@@ -342,14 +346,14 @@ class _Replayer:
         for card, holder in truth.items():
             where = self.tracked.get(card)
             if where is not None and where != holder:
-                self.brk("claim-holder", f"{card} is with {where}, not {holder}", e.claimant)
+                self.brk("claim-holder", f"{card.pretty} is with {where}, not {holder}", e.claimant)
             elif where is None and holder in self.record.hands:
-                self.brk("claim-holder", f"{holder} was not dealt {card}", e.claimant)
+                self.brk("claim-holder", f"{holder} was not dealt {card.pretty}", e.claimant)
         for holder, k in Counter(truth.values()).items():
             if self.counts[holder] < k:
                 self.brk(
                     "claim-count",
-                    f"{holder} holds {plural(self.counts[holder], 'card')}, not {k} of {book.name}",
+                    f"{holder} holds {plural(self.counts[holder], 'card')}, not {k} of {book.pretty}",
                     e.claimant,
                 )
         self.settle(e, book, team, truth)
@@ -357,14 +361,14 @@ class _Replayer:
     def check_names_book(self, e: Claim, cards: list[Card], what: str) -> None:
         book = e.book
         extra = [c for c in cards if c not in book.cards]
-        twice = sorted({c.code for c in cards if cards.count(c) > 1})
+        twice = sorted({c.pretty for c in cards if cards.count(c) > 1})
         missing = [c for c in book.cards if c not in cards]
         if extra:
-            self.brk("claim-cards", f"{what} names {extra[0]}, which is not in {book.name}", e.claimant)
+            self.brk("claim-cards", f"{what} names {extra[0].pretty}, which is not in {book.pretty}", e.claimant)
         if twice:
             self.brk("claim-cards", f"{what} names {twice[0]} twice", e.claimant)
         if missing:
-            self.brk("claim-cards", f"{what} leaves out {', '.join(c.code for c in missing)}", e.claimant)
+            self.brk("claim-cards", f"{what} leaves out {' '.join(c.pretty for c in missing)}", e.claimant)
 
     def settle(self, e: Claim, book: Book, team: int, truth: dict[Card, str]) -> None:
         points = self.rules.points(book)

@@ -193,7 +193,7 @@ def ask_breaks(state: PlayState, asker: str, target: str, book: Book) -> list[Br
     if state.surely_none(target):
         found.append(Break("target-empty", f"{target} has no cards and cannot be asked", asker))
     if book.name in state.claimed:
-        found.append(Break("claimed-card", f"{book.name} was claimed at event {state.claimed[book.name]}", asker))
+        found.append(Break("claimed-card", f"{book.pretty} was claimed at event {state.claimed[book.name]}", asker))
     return found
 
 
@@ -208,7 +208,7 @@ def claim_breaks(state: PlayState, claimant: str, book: Book) -> list[Break]:
     found = _over(state, claimant)
     if book.name in state.claimed:
         found.append(
-            Break("claimed-twice", f"{book.name} was already claimed at event {state.claimed[book.name]}", claimant)
+            Break("claimed-twice", f"{book.pretty} was already claimed at event {state.claimed[book.name]}", claimant)
         )
         return found
     if state.rules.claims_any_time or state.turn is None:

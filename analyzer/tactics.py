@@ -166,7 +166,8 @@ class Mistake:
     ``hand`` says how the view it is judged in is known: ``written`` (a Hand line), ``worked
     out`` (the deal in hindsight fixes the hand), or ``unknown`` (judged from the public view,
     which proves no more than a lower bound of what the player knew). A broken lockout is judged
-    in the view of the opponent who could take the book.
+    in the asker's view where it saw the whole book, else in the view of the opponent who could
+    take the book.
     """
 
     event: int  # the event's place in the record, counted from 1 (``number`` is what the file calls it)
@@ -178,7 +179,7 @@ class Mistake:
     known: dict[str, list[str]] = field(default_factory=dict)  # card -> holders in the player's view
     odds: str | None = None  # the exact odds the player faced, when quoted (see ``quote_odds``)
     hand: str = "written"
-    judged: str | None = None  # whose hand ``hand`` is about, when not the player's (a broken lockout's target)
+    judged: str | None = None  # whose hand ``hand`` is about, when not the player's (some broken lockouts' target)
     number: int = 0  # the event's number as written in the file
     line: int = 0  # and its line
     step: int | None = None  # judged after this many events (default: just before the event)
@@ -263,8 +264,8 @@ def judged_view(analysis: Analysis, player: str) -> str:
 
 
 def mistake_view(analysis: Analysis, m: Mistake) -> str:
-    """The view a mistake is judged in: its player's (for a broken lockout, the opponent's who could
-    take the book), or the public view when that hand is not known."""
+    """The view a mistake is judged in: its player's (for a broken lockout the asker did not see,
+    the opponent's who could take the book), or the public view when that hand is not known."""
     whose = m.judged or m.player
     return judged_view(analysis, whose) if whose else PUBLIC
 
@@ -436,8 +437,8 @@ def _asks(analysis: Analysis) -> list[Mistake]:
         card_holders = mine_h.get(e.card, ())
         if e.target in card_holders:
             continue
-        if game.record.rules.bluffing and card_holders == (e.asker,):
-            continue  # a deliberate bluff for a card the asker holds
+        if card_holders == (e.asker,):
+            continue  # a deliberate bluff for a card the asker holds, or else a rule break, reported as one
         where = either(card_holders)
         whose = f"{e.asker}'s view" if view == e.asker else "the public view"
         book = game.record.rules.deck.book_of(e.card)
@@ -457,7 +458,10 @@ def _asks(analysis: Analysis) -> list[Mistake]:
 
 
 def _broken_lockouts(analysis: Analysis, i: int, e: Ask) -> list[Mistake]:
-    """A failed ask of an opponent who could then take a book, judged in the opponent's view."""
+    """A failed ask of an opponent who could then take a book (in the opponent's view). It is
+    judged in the asker's own view where that view saw the whole book too: what the asker could
+    have known, and why, is the coach's point. Else in the opponent's view, which shows the threat
+    was real, the asker's part said in words."""
     game = analysis.game
     target_view = judged_view(analysis, e.target)
     theirs = analysis.holders(target_view, i - 1)
@@ -466,10 +470,12 @@ def _broken_lockouts(analysis: Analysis, i: int, e: Ask) -> list[Mistake]:
     found = []
     for book in threatened(game, theirs, e.target):
         _, fate = _fate(game, book, game.record.table.team_of(e.asker))
-        if all(len(h) == 1 for h in book_holders(own, book).values()):
+        seen = all(len(h) == 1 for h in book_holders(own, book).values())
+        if seen:
             mine = f"; {e.asker} could see this too" if asker_view == e.asker else "; the whole table could see it"
         else:
             mine = f"; {e.asker} could not see it all ({_where(own, book)})" if asker_view == e.asker else ""
+        judge = e.asker if seen and asker_view == e.asker else e.target
         found.append(
             Mistake(
                 i,
@@ -479,9 +485,9 @@ def _broken_lockouts(analysis: Analysis, i: int, e: Ask) -> list[Mistake]:
                 f"{e.target} could take {book.pretty} if given the turn "
                 f"({_where(theirs, book)}), and the failed ask gave it to them{mine}",
                 f"the turn went to {e.target}; {fate}",
-                _seen(theirs, book),
-                hand=analysis.hand_status(e.target),
-                judged=e.target,
+                _seen(own if judge == e.asker else theirs, book),
+                hand=analysis.hand_status(judge),
+                judged=None if judge == e.asker else judge,
             )
         )
     return found
@@ -550,12 +556,14 @@ def _quote(
             known = counted.get((e.asker, m.event - 1))
             share = (known if known is not None else card_odds(position(e.asker, m.event - 1)).cards)[e.card]
             chance = share.get(e.target, Fraction(0))
-            others = sorted(((f, p) for p, f in share.items() if p != e.target), reverse=True)
+            # Beside the other opponents' chances alone: those are the players the asker could have asked.
+            could = set(game.record.table.opponents(e.asker)) - {e.target}
+            others = sorted(((f, p) for p, f in share.items() if p in could), reverse=True)
             text = f"the chance that {e.target} held {e.card.pretty} was {percent(chance)}"
             if others and others[0][0] > chance:
                 text += f", while {others[0][1]}'s was {percent(others[0][0])}"
             elif chance > 0:
-                text += ", the best of anyone's"
+                text += ", the best of any opponent's"
         elif isinstance(e, Claim) and m.kind == "wrong-claim" and e.claimant in judged:
             right = claim_odds(position(e.claimant, m.event - 1), e)
             text = f"the declared split had a {percent(right)} chance of being right"

@@ -171,8 +171,13 @@ def parse_card_arg(text: str, game: Game) -> Card:
         card = parse_card(text)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if not game.record.rules.deck.has(card):
-        raise UsageError(f"{card} is not in the {game.record.rules.deck.name} deck")
+    record = game.record
+    if not record.rules.deck.has(card):
+        raise UsageError(
+            f"{card.pretty} is not in this record's deck ({record.rules.deck.name})",
+            path=record.path,
+            line=record.header_lines.get("Deck"),
+        )
     return card
 
 
@@ -264,10 +269,11 @@ def _only_elsewhere(e: Explanation, holder: Explanation) -> bool:
 
 
 def _deal_text(deal: dict[Card, str], pos: Position) -> str:
-    """The never-shown cards of a fitting deal, player by player."""
+    """A fitting deal of the cards in play, player by player: whole hands, the cards the view
+    knows too (each hand as many cards as its player holds)."""
     from analyzer.tactics import deal_text
 
-    return deal_text({c: deal[c] for c in pos.in_play if c not in pos.known}, pos.players)
+    return deal_text({c: deal[c] for c in pos.in_play}, pos.players)
 
 
 @handles_errors

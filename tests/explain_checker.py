@@ -53,7 +53,12 @@ class Checker:
         return any(isinstance(e, Ask) and e.yes and e.card is card for e in self.events[after:])
 
     def _shown(self, card: Card) -> bool:
-        return card in self.hand or any(isinstance(e, Ask) and e.yes and e.card is card for e in self.events)
+        """Whether an ask showed the card at the table (to every player) by now."""
+        return any(isinstance(e, Ask) and e.yes and e.card is card for e in self.events)
+
+    def _seen(self, card: Card) -> bool:
+        """Whether the view knows who was dealt the card: shown, or in the view's own hand."""
+        return card in self.hand or self._shown(card)
 
     def _holder_before(self, card: Card, i: int) -> str | None:
         """Who held a shown card just before event ``i`` (1-based)."""
@@ -103,12 +108,13 @@ class Checker:
         if e.asker != p:
             return "the player did not ask at that event"
         if kind == "holds-one-of":
+            # Every card never shown, the view's own too: the ask alone does not rule those out.
             unseen = {c for c in book.cards if not self._shown(c)}
             if not self.record.rules.bluffing:
                 unseen.discard(e.card)
             if cards != unseen:
                 return f"the unseen cards of {book.name} are {sorted(map(str, unseen))}"
-            if any(self._holder_before(c, i) == p for c in book.cards if self._shown(c)):
+            if any(self._holder_before(c, i) == p for c in book.cards if self._seen(c)):
                 return "the asker held a shown card of the book then"
             return None
         if kind == "holds-not-all":
@@ -116,9 +122,9 @@ class Checker:
                 return "not under must-declare"
             books = [b for b in self.record.rules.deck.books if cards and next(iter(cards)) in b.cards]
             b = books[0] if books else book
-            if cards != {c for c in b.cards if not self._shown(c)} or b.cards[0] not in self.in_play:
+            if cards != {c for c in b.cards if not self._seen(c)} or b.cards[0] not in self.in_play:
                 return "not the unseen cards of a book in play"
-            if any(self._holder_before(c, i) != p for c in b.cards if self._shown(c)):
+            if any(self._holder_before(c, i) != p for c in b.cards if self._seen(c)):
                 return "a shown card of the book was elsewhere, so the ask says nothing of it"
             return None
         return f"unknown kind {kind}"

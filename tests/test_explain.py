@@ -101,14 +101,21 @@ def test_lockout_eli_holds_seven_of_spades() -> None:
 
 def test_six_and_seven_in_annas_view() -> None:
     game = game_of(SAMPLES / "six-and-seven.fish")
-    seven = Explainer(ViewTracker(game, "Anna"), 6).card(parse_card("7C"))["Cara"]
-    assert [f.source.event for f in seven.facts] == [5]
-    assert seven.facts[0].statement == Statement("holds-one-of", "Cara", cards=(parse_card("7C"),))
-    assert "6♣ at event 5" in seven.text
-    six = Explainer(ViewTracker(game, "Anna"), 7).card(parse_card("6C"))["Ben"]
-    assert [f.source.event for f in six.facts] == [7]
-    assert six.facts[0].statement.cards == (parse_card("6C"),)
-    assert "7♣ at event 7" in six.text
+    # The ask's fact names every low club never shown, Anna's own 2♣ 3♣ too (it says no more than
+    # the ask does); Anna's hand rules those out.
+    two, three, six, seven = (parse_card(c) for c in ("2C", "3C", "6C", "7C"))
+    cara = Explainer(ViewTracker(game, "Anna"), 6).card(seven)["Cara"]
+    assert [(f.source.how, f.source.event) for f in cara.facts] == [("hand", None), ("hand", None), ("ask-book", 5)]
+    assert [f.statement for f in cara.facts] == [
+        holds("Anna", two),
+        holds("Anna", three),
+        Statement("holds-one-of", "Cara", cards=(two, three, seven)),
+    ]
+    assert "6♣ at event 5" in cara.text and "Cara holds 2♣, 3♣ or 7♣" in cara.text
+    ben = Explainer(ViewTracker(game, "Anna"), 7).card(six)["Ben"]
+    assert [f.source.event for f in ben.facts] == [None, None, 7]
+    assert ben.facts[-1].statement.cards == (two, three, six)
+    assert "7♣ at event 7" in ben.text
 
 
 def test_collect_four_only_bens_view_knows() -> None:
@@ -155,6 +162,14 @@ def test_witness_puts_the_card_there_and_fits() -> None:
         assert_fits(game.record, 3, "Anna", {parse_card(c): q for c, q in deal.items()})
     text = runner.invoke(app, ["who-has", "7C", str(path), "--at", "3", "--as", "Anna", "--witness"]).output
     assert "may hold it, e.g." in text
+    # The deal's whole hands, the cards the view knows too: each as many cards as its player holds
+    # (it once gave the never-shown cards alone, Anna's 2♣ 3♣ 4♣ 5♣ left out, without saying so).
+    counts = game.step(3).counts
+    for line in text.splitlines():
+        if "may hold it, e.g. " in line:
+            hands = dict(hand.split(" ", 1) for hand in line.split("e.g. ", 1)[1].split("; "))
+            assert {p: len(cards.split()) for p, cards in hands.items()} == counts
+            assert "2♣" in hands["Anna"].split()
 
 
 def assert_fits(record: Record, at: int, view: str, now: dict[Any, str]) -> None:
@@ -325,9 +340,10 @@ def test_hand_state_and_claims_explain_known_cards() -> None:
     claims = json.loads(runner.invoke(app, ["claims", six, "--at", "8", "--as", "Anna", "--json"]).output)
     (book,) = claims["claimable"]
     assert set(book["why"]) == set(book["holders"])
-    assert [f["source"] for f in book["why"]["7C"]["facts"]] == [{"event": 5, "line": 16}]
+    assert [f["source"] for f in book["why"]["7C"]["facts"]] == ["hand", "hand", {"event": 5, "line": 16}]
     text = runner.invoke(app, ["claims", six, "--at", "8", "--as", "Anna"]).output
-    assert "7♣ (Cara): 1. Cara asked for 6♣ at event 5" in text
+    assert "7♣ (Cara): 1. 2♣ and 3♣ are in Anna's hand. 2. So Cara lacks 2♣ 3♣ (all with Anna)." in text
+    assert "Cara asked for 6♣ at event 5" in text
 
 
 def test_state_explain_says_when_a_card_is_open_or_claimed() -> None:
@@ -456,11 +472,12 @@ def test_players_out_of_cards_are_one_sentence() -> None:
 
 
 def test_a_player_lacking_one_card_another_holds_says_who_holds_it() -> None:
-    """Told after its facts, "So Dev lacks 5♦: Ben holds it." (once "So Dev lacks 5♦ (with Ben).");
+    """Told after its facts, "So Ben lacks 7♦: Cara holds it." (once "So Ben lacks 7♦ (with Cara).");
     several such cards of one player are one sentence, by holder."""
     game = game_of(SHARED / "g201.fish")
     text = Explainer(ViewTracker(game, "Cara"), 32).card(parse_card("6D"))["Dev"].text
-    assert " 4. So Dev lacks 5♦: Ben holds it. 5. " in text
+    assert " 2. So Ben lacks 7♦: Cara holds it. 3. " in text
+    assert " 6. So Dev lacks 7♦ (with Cara) and 5♦ (with Ben). 7. " in text
 
 
 def test_players_one_count_rules_out_are_named_in_one_sentence() -> None:
@@ -495,8 +512,8 @@ def test_a_players_asks_in_several_books_are_one_sentence() -> None:
     text = Explainer(ViewTracker(game, "Fay"), 149).card(parse_card("5H"))["Anna"].text
     assert (
         " 5. Ben asked for 7♦ at event 66, 5♠ at event 89, J♥ at event 144 and Q♣ at event 145, so Ben held another"
-        " card of each of those books then, one still unseen: Ben holds one of 2♦ 3♦ 4♦ 5♦, one of 3♠ 6♠, one of"
-        " Q♥ K♥ A♥ and one of 9♣ 10♣. 6. So Ben lacks 5♥: "
+        " card of each of those books then, one still unseen: Ben holds one of 2♦ 3♦ 4♦ 5♦, one of 3♠ 4♠ 6♠ 7♠, one"
+        " of Q♥ K♥ A♥ and one of 9♣ 10♣ J♣. 6. So Ben lacks 5♥: "
     ) in text
 
 

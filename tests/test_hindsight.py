@@ -185,7 +185,7 @@ def test_deal_of_a_record_against_its_hand_lines_names_the_line(tmp_path: Path) 
     path.write_text(text)
     result = runner.invoke(app, ["deal", str(path)])
     assert result.exit_code == 1
-    assert result.stderr == f"{path}:24: Anna answers yes, but was not dealt 2S\n"
+    assert result.stderr == f"{path}:24: Anna answers yes, but was not dealt 2♠\n"
 
 
 # ------------------------------------------------------------ judging with hands worked out, or none

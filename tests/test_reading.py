@@ -404,7 +404,7 @@ def test_json_contradictions_cite_the_line_of_the_event_in_the_json(tmp_path: Pa
     line = places.place("events[2]")[0]  # type: ignore[index]
     code, _, err = run("validate", str(path))
     assert code == 1
-    assert err.startswith(f"{path}:{line}: ") and "Di answers no, but held 7H" in err
+    assert err.startswith(f"{path}:{line}: ") and "Di answers no, but held 7♥" in err
 
 
 @pytest.mark.parametrize(

@@ -444,7 +444,9 @@ def test_replay_page_jumps_to_a_mistake_in_the_players_view(browser: Any, shots:
     k = next(i for i, m in enumerate(found) if m.kind == "broken-lockout")
     m = found[k]
     view, at = mistake_moment(analysis_of(SAMPLE_RECORD), m)
-    assert view == m.judged != m.player  # a broken lockout is judged in the view of the opponent who could take it
+    # Cara could see Dev's threat too: her broken lockout is judged in her own view (one she could
+    # not see, in the view of the opponent who could take the book)
+    assert view == m.player and m.judged is None
     page.locator(f'#mistakes li[data-mistake="{k}"] button').click()
     assert page.step_and_view() == (at, view)
     assert page.locator("#view").input_value() == view

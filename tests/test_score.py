@@ -54,7 +54,7 @@ def test_each_line_is_checked_and_kept_or_refused(tmp_path: Path) -> None:
         scoring.enter("Dev asks Anna for 5D: no")
     with pytest.raises(RecordSyntaxError, match="not a player"):
         scoring.enter("Cara asks Zed for 2S: no")
-    with pytest.raises(RuleBreak, match="answers no, but holds 9S"):
+    with pytest.raises(RuleBreak, match="answers no, but holds 9♠"):
         scoring.enter("Cara asks Dev for 9S: no")  # Dev's Hand line has it
     assert path.read_text() == kept and len(scoring.game.events) == 1
     assert scoring.enter("") is None
@@ -67,7 +67,7 @@ def test_a_contradiction_is_refused_even_without_hands(tmp_path: Path) -> None:
     for line in ("Anna asks Dev for 7S: no", "Dev asks Anna for 6S: no", "Anna asks Eli for 5S: no"):
         scoring.enter(line)
     # Anna asked for 7S, so she did not hold it, and no card has moved since: she cannot give it.
-    with pytest.raises(Contradiction, match="7S"):
+    with pytest.raises(Contradiction, match="7♠"):
         scoring.enter("Eli asks Anna for 7S: yes")
     assert len(fish.load(path).events) == 3
 
@@ -83,7 +83,7 @@ def test_undo_who_has_and_claims(tmp_path: Path) -> None:
     assert scoring.who_has("2S") == "2♠ is with Anna (known to everyone)"
     assert scoring.who_has("7♠") == "7♠ is with Eli (known to everyone)"
     assert scoring.claims() == []  # split between the teams: a lockout, not a claim
-    with pytest.raises(Exception, match="not in the standard deck"):
+    with pytest.raises(Exception, match="8♠ is not in this record.s deck"):
         scoring.who_has("8S")
     gone = scoring.undo()
     assert gone is not None and not isinstance(gone, Comment)
@@ -270,7 +270,7 @@ def test_a_question_about_a_card_not_in_the_deck_is_answered_not_refused(tmp_pat
     with pytest.raises(StopIteration):
         run(scoring, lambda _: next(typed), said.append)
     assert said[1:] == [
-        "8S is not in the standard deck",
+        "8♠ is not in this record's deck (standard)",
         "'ZZ' is not a card (write e.g. 7S, 10H, QD, RJ)",
     ]
 

@@ -243,7 +243,7 @@ def test_contradiction_names_the_first_event_after_which_nothing_fits() -> None:
         solve_position(ViewTracker(game, PUBLIC), 4)
     assert info.value.event == 4
     assert info.value.line == record.events[3].line
-    assert "7S" in info.value.message
+    assert "7♠" in info.value.message
 
 
 def test_counting_contradiction_is_explained() -> None:

@@ -80,7 +80,7 @@ def test_the_mistakes_quote_the_counts_of_every_step_as_counting_alone_quotes() 
     m = next(m for m in alone.mistakes if m.kind == "broken-lockout")
     ask = game.events[m.event - 1]
     assert isinstance(ask, Ask)
-    other = next(p for p in game.record.players if p not in (ask.asker, ask.target))
+    other = next(p for p in game.record.table.opponents(ask.asker) if p != ask.target)
     made_up = {ask.card: {ask.target: Fraction(1, 4), other: Fraction(3, 4)}}
     quoted = quote_odds(analysis, replace(alone, mistakes=[m]), counted={(ask.asker, m.event - 1): made_up})
     assert (

@@ -41,6 +41,63 @@ def test_lockout_is_seen_and_its_breaking_reported() -> None:
     assert "Eli" in broken[0].why and "event 15" in broken[0].cost
 
 
+def test_a_broken_lockout_the_asker_could_see_is_explained_as_the_asker_saw_it() -> None:
+    """Ben could see Eli's threat: the mistake is judged in Ben's view, and its explanations are
+    what Ben could have known (once in Eli's view: "7♠ is in Eli's hand", which Ben never saw)."""
+    from analyzer.tactics import explain_mistakes, mistake_moment
+
+    result = analyze(sample("lockout"))
+    (m,) = [m for m in explain_mistakes(result, mistakes(result)).mistakes if m.kind == "broken-lockout"]
+    assert m.why.endswith("; Ben could see this too") and m.judged is None
+    assert mistake_moment(result, m) == ("Ben", 11)
+    assert m.to_dict()["hand_of"] == "Ben"
+    facts = [f for e in m.explanations for f in e.facts]  # type: ignore[union-attr]
+    assert facts and all(f.source.how != "hand" or f.statement.player == "Ben" for f in facts)
+    assert "7♠ is in Eli's hand" not in " ".join(e.text for e in m.explanations)
+
+
+def test_a_broken_lockout_the_asker_could_not_see_is_judged_as_the_opponent_saw_it() -> None:
+    for seed in range(40):
+        result = analyze(replay(simulate(players=6, seed=seed)))
+        unseen = [m for m in mistakes(result).mistakes if m.kind == "broken-lockout" and "could not see" in m.why]
+        if unseen:
+            break
+    else:
+        pytest.fail("no broken lockout the asker could not see in 40 games")
+    m = unseen[0]
+    ask = result.game.events[m.event - 1]
+    assert isinstance(ask, Ask) and m.judged == ask.target != m.player
+
+
+def test_asking_for_a_card_one_holds_is_a_rule_break_not_also_a_hopeless_ask(tmp_path: Path) -> None:
+    import analyzer
+
+    text = (SAMPLES / "lockout.fish").read_text().replace("5. Anna asks Dev for 5S: no", "5. Ben asks Dev for 5S: no")
+    assert "5. Ben asks Dev for 5S: no" in text  # (Ben was dealt 5♠; and it is Anna's turn)
+    path = tmp_path / "own-card.fish"
+    path.write_text(text)
+    found = analyzer.mistakes(analyzer.replay(analyzer.load(path), lenient=True)).mistakes
+    at_five = [(m.kind, m.why) for m in found if m.event == 5]
+    assert ("rule-break", "Ben asks for 5♠, which they hold (dealt)") in at_five
+    assert all(kind == "rule-break" for kind, _ in at_five)
+
+
+def test_the_odds_of_an_ask_are_set_beside_the_other_opponents_only() -> None:
+    """At event 95 Cara asks Dev for A♦ (5.0%): Ben, her teammate, more likely held it (43.1%),
+    but Cara could not ask him; Fay, the likeliest opponent, did at 22.6%."""
+    from analyzer.tactics import explain_mistakes
+
+    result = analyze(sample("simulated-game"))
+    found = quote_odds(result, explain_mistakes(result, mistakes(result)))
+    (m,) = [m for m in found.mistakes if m.event == 95]
+    assert m.odds == "the chance that Dev held A♦ was 5.0%, while Fay's was 22.6%"
+    for m in found.mistakes:
+        ask = result.game.events[m.event - 1]
+        if m.odds and "while" in m.odds and isinstance(ask, Ask):
+            rival = m.odds.split("while ")[1].split("'s")[0]
+            assert rival in result.game.record.table.opponents(ask.asker), m.odds
+
+
 def test_collect_four_claim_is_claimable_for_the_watching_teammate() -> None:
     game = sample("collect-four")
     result = analyze(game)
