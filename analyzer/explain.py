@@ -214,7 +214,7 @@ class Unexplained(Exception):
 def read_facts(tracker: ViewTracker, pos: Position) -> list[Fact]:
     """Every fact of one view after ``pos.at`` events, in a fixed order."""
     record = tracker.record
-    events = record.events
+    events = tracker.game.events  # (listed once: ``record.events`` lists them again at each call)
     game = tracker.game
     at = pos.at
     bluffing = record.rules.bluffing

@@ -369,7 +369,7 @@ class ViewTracker:
                 settling.setdefault(settled, []).append(index)
         active: dict[tuple[str, str], dict[int, None]] = {}  # unsettled asks of each pair, by event
         steps: list[list[tuple[int, str, Book]]] = []
-        for at in range(len(self.record.events) + 1):
+        for at in range(len(self.game.events) + 1):
             for index in settling.get(at, ()):
                 _, asker, book, _ = asks[index]
                 pair = active[(asker, book.name)]

@@ -56,6 +56,23 @@ def test_a_broken_lockout_the_asker_could_see_is_explained_as_the_asker_saw_it()
     assert "7♠ is in Eli's hand" not in " ".join(e.text for e in m.explanations)
 
 
+def test_the_explanations_of_a_view_share_one_tracker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each mistake's explainer made the view's tracker again, and each tracker swept the whole
+    record: the mistakes of 1,000 events of failed asks took 9.6 s, of 2,000 39 s."""
+    import analyzer.analysis as analysis_module
+    from analyzer.tactics import explain_mistakes
+
+    made: list[str] = []
+    tracker = analysis_module.view_tracker
+    monkeypatch.setattr(
+        analysis_module, "view_tracker", lambda game, view, *rest: made.append(view) or tracker(game, view, *rest)
+    )
+    result = analyze(sample("simulated-game"))
+    made.clear()
+    found = explain_mistakes(result, mistakes(result)).mistakes
+    assert len(found) > 10 and made and len(made) == len(set(made))
+
+
 def test_a_broken_lockout_the_asker_could_not_see_is_judged_as_the_opponent_saw_it() -> None:
     for seed in range(40):
         result = analyze(replay(simulate(players=6, seed=seed)))
