@@ -1074,7 +1074,7 @@ def _fact_sentence(f: Fact, record: Record) -> str:
         asked = f"for {src.asked.pretty}" if src.asked is not None else "for a card"
         other = "another card" if src.asked is not None and src.asked not in s.cards else "a card"
         return (
-            f"{p} asked {asked} at event {e}, so {p} held {other} of the {book} then, one still unseen: "
+            f"{p} asked {asked} at event {e}, so {p} held {other} of the {book} then, one never shown: "
             f"{p} holds {_or(s.cards)}."
         )
     return f"{p} asked at event {e} instead of claiming the {book}, so {p} does not hold all of {_cards(s.cards)}."
@@ -1120,9 +1120,8 @@ def _telling(facts: Sequence[Fact]) -> list[Fact]:
 def _together(f: Fact, g: Fact) -> str:
     """How ``g`` may be told in one sentence with ``f`` before it: ``player`` (one player's "no"
     answers, own asks, cards got from one other player, asks showing a card of other books, or
-    cards in the view's own hand),
-    ``card`` (several players' "no" to
-    one card), or not at all (empty)."""
+    cards in the view's own hand), ``card`` (several players' "no" to one card), or not at all
+    (empty)."""
     how = f.source.how
     if how == "hand":  # (a hand's cards: "2♣ and 3♣ are in Anna's hand.")
         return "player" if g.source.how == how and g.statement.kind == f.statement.kind else ""
@@ -1143,8 +1142,9 @@ def _another(f: Fact) -> bool:
 def _fact_sentences(facts: Sequence[Fact], record: Record) -> list[str]:
     """A sentence per fact, in the order given, but one sentence for a run of one player's "no"
     answers, of the cards one player got from another, of one player's own asks, of what one
-    player's asks in different books show, or of several players' "no" to one card: "Cara
-    answered no to 9♦ at event 75, J♦ at event 107 and K♦ at event 250."."""
+    player's asks in different books show, of the cards in the view's own hand, or of several
+    players' "no" to one card: "Cara answered no to 9♦ at event 75, J♦ at event 107 and K♦ at
+    event 250."."""
     lines: list[str] = []
     i = 0
     while i < len(facts):
@@ -1177,7 +1177,7 @@ def _fact_sentences(facts: Sequence[Fact], record: Record) -> list[str]:
                 ]
             )
             lines.append(
-                f"{p} asked for {asked}, so {p} held another card of each of those books then, one still unseen: "
+                f"{p} asked for {asked}, so {p} held another card of each of those books then, one never shown: "
                 f"{p} holds {sets}."
             )
             continue

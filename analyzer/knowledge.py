@@ -213,7 +213,7 @@ class ViewTracker:
                     if where == e.target:
                         note(max(i, r), i, f"{e.target} answers no, but held {e.card.pretty} then")
                 elif where is not None and where != e.target:
-                    note(max(i, r), i, f"{e.target} gives {e.card}, but {where} held it then")
+                    note(max(i, r), i, f"{e.target} gives {e.card.pretty}, but {where} held it then")
                 settled = min((reveal[c] for c in book.cards if where_now.get(c) == e.asker), default=INF)
                 self.asks.append((i, e.asker, book, max(i, settled)))
                 if record.rules.must_declare:
@@ -390,6 +390,6 @@ class ViewTracker:
         for event, asker, book in active[at]:
             cards = unseen[book.name]
             if not cards:
-                raise self._error(at, event, f"{asker} " + broken.format(book=book.name))
+                raise self._error(at, event, f"{asker} " + broken.format(book=book.pretty))
             found.append(Requirement(asker, book, cards, event, self.game.numbers[event - 1]))
         return found

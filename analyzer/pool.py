@@ -91,7 +91,9 @@ def _start_fork_server() -> None:
     os.environ["PYTHONSAFEPATH"] = "1"
     try:
         # The server loads its modules with Ctrl-C blocked (``_sigint_blocked``); the resource
-        # tracker it starts first lets Ctrl-C through again as it starts, so it goes first.
+        # tracker it starts first lets Ctrl-C through again as it starts, so it goes first. (Where
+        # the pool starts the server inside ``interrupts_held``, the tracker lets Ctrl-C through
+        # for the rest of that block: its handler still holds it.)
         resource_tracker.ensure_running()
         with _sigint_blocked():
             forkserver.ensure_running()
@@ -319,11 +321,13 @@ def interrupts_held() -> Iterator[None]:
         return
     held: list[int] = []
     previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    from concurrent.futures import BrokenExecutor
+
     try:
         with _sigint_blocked():
             yield
-    except Exception as exc:
-        if held:  # (what Ctrl-C broke in the block: an interrupt all the same)
+    except (EOFError, ConnectionError, BrokenExecutor) as exc:
+        if held:  # (a worker process or the fork server that Ctrl-C ended: an interrupt all the same)
             raise KeyboardInterrupt from exc
         raise
     finally:

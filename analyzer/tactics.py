@@ -272,8 +272,9 @@ def mistake_view(analysis: Analysis, m: Mistake) -> str:
 
 def mistake_moment(analysis: Analysis, m: Mistake) -> tuple[str, int]:
     """The view and step a mistake is judged at (``Mistake.judged`` and ``Mistake.at``): the
-    player's own view, or the opponent's for a broken lockout, the public one when that hand is
-    not known. Its explanations, the report and the replay page all take it from here."""
+    player's own view (for a broken lockout the asker could not see, the opponent's), the public
+    one when that hand is not known. Its explanations, the report and the replay page all take it
+    from here."""
     return mistake_view(analysis, m), min(m.at, analysis.steps)
 
 
@@ -581,7 +582,8 @@ def explain_mistakes(analysis: Analysis, report: MistakeReport) -> MistakeReport
     know, and for each card they could not, who may hold it and one fitting deal that puts it
     elsewhere than declared; a hopeless ask why the asked player could not hold the card; a
     broken lockout why the opponent could take the book. Each in the view the mistake is judged
-    in (the player's own, or the public view when their hand is not known).
+    in (``mistake_moment``: the player's own, or for a broken lockout the player could not see the
+    opponent's; the public view where that hand is not known).
     """
     game = analysis.game
     from .explain import holds, lacks

@@ -298,11 +298,17 @@ def write_stdout(data: bytes) -> None:
     """All of ``data`` on standard output. Unbuffered (``PYTHONUNBUFFERED``, ``-u``) its text layer
     drops what one write to a pipe leaves over: here the rest goes in writes of its own, so a
     pipe closed early (``| head``) fails in the command, exit 1, as for the text."""
+    import select
+
     sys.stdout.flush()
     out = sys.stdout.buffer
     left = memoryview(data)
     while left:
-        left = left[out.write(left) or 0 :]
+        written = out.write(left)
+        if written is None:  # (a non-blocking stdout, full: wait until it takes more)
+            select.select([], [out], [])
+            continue
+        left = left[written:]
     sys.stdout.flush()
 
 

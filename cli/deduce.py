@@ -173,11 +173,9 @@ def parse_card_arg(text: str, game: Game) -> Card:
         raise UsageError(str(exc)) from None
     record = game.record
     if not record.rules.deck.has(card):
-        raise UsageError(
-            f"{card.pretty} is not in this record's deck ({record.rules.deck.name})",
-            path=record.path,
-            line=record.header_lines.get("Deck"),
-        )
+        deck = record.rules.deck.name
+        where = f", line {record.header_lines['Deck']}" if "Deck" in record.header_lines else ""
+        raise UsageError(f"{card.pretty} is not in this record's deck ({deck}{where})", path=record.path)
     return card
 
 

@@ -113,9 +113,9 @@ class Checker:
             if not self.record.rules.bluffing:
                 unseen.discard(e.card)
             if cards != unseen:
-                return f"the unseen cards of {book.name} are {sorted(map(str, unseen))}"
+                return f"the cards of {book.name} never shown are {sorted(map(str, unseen))}"
             if any(self._holder_before(c, i) == p for c in book.cards if self._seen(c)):
-                return "the asker held a shown card of the book then"
+                return "the asker held a card of the book the view knows of then"
             return None
         if kind == "holds-not-all":
             if not self.record.rules.must_declare:

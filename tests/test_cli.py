@@ -213,7 +213,7 @@ def test_errors_have_file_line_and_exit_codes(tmp_path: Path, six: Path) -> None
     code, _, err = run("state", str(six), "--as", "Ben")
     assert code == 2 and "no Hand line" in err
     code, _, err = run("who-has", "8S", str(six))
-    assert code == 2 and err == f"{six}:3: 8♠ is not in this record's deck (standard)\n"  # (line 3: the Deck line)
+    assert code == 2 and err == f"{six}: 8♠ is not in this record's deck (standard, line 3)\n"
 
 
 def test_contradiction_exit_1_names_the_event(tmp_path: Path) -> None:

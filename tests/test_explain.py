@@ -512,7 +512,7 @@ def test_a_players_asks_in_several_books_are_one_sentence() -> None:
     text = Explainer(ViewTracker(game, "Fay"), 149).card(parse_card("5H"))["Anna"].text
     assert (
         " 5. Ben asked for 7♦ at event 66, 5♠ at event 89, J♥ at event 144 and Q♣ at event 145, so Ben held another"
-        " card of each of those books then, one still unseen: Ben holds one of 2♦ 3♦ 4♦ 5♦, one of 3♠ 4♠ 6♠ 7♠, one"
+        " card of each of those books then, one never shown: Ben holds one of 2♦ 3♦ 4♦ 5♦, one of 3♠ 4♠ 6♠ 7♠, one"
         " of Q♥ K♥ A♥ and one of 9♣ 10♣ J♣. 6. So Ben lacks 5♥: "
     ) in text
 

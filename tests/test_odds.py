@@ -478,6 +478,47 @@ def test_kept_targets_are_only_for_the_same_live_states() -> None:
     assert kept.get((1, "odds"), live, make(4)).tolist() == [4, 4, 4]
 
 
+def test_runs_waiting_for_targets_make_their_own_when_the_maker_fails() -> None:
+    """Runs go in threads: those that ask while another makes the targets wait for it, and when
+    it fails (a count given up), make their own rather than wait for ever."""
+    import threading
+
+    kept = odds_module._Targets()
+    live = np.arange(5)
+    started, release = threading.Event(), threading.Event()
+
+    def slow_failure() -> np.ndarray:
+        started.set()
+        release.wait(timeout=10)
+        raise MemoryError
+
+    def own() -> np.ndarray:
+        return np.full(3, 7)
+
+    failed: list[BaseException] = []
+
+    def first() -> None:
+        try:
+            kept.get((2, "forward"), live, slow_failure)
+        except MemoryError as exc:
+            failed.append(exc)
+
+    maker = threading.Thread(target=first)
+    maker.start()
+    assert started.wait(timeout=10)
+    got: list[list[int]] = []
+    waiters = [
+        threading.Thread(target=lambda: got.append(kept.get((2, "forward"), live, own).tolist())) for _ in range(3)
+    ]
+    for t in waiters:
+        t.start()
+    release.set()
+    for t in [maker, *waiters]:
+        t.join(timeout=10)
+        assert not t.is_alive()
+    assert len(failed) == 1 and got == [[7, 7, 7]] * 3
+
+
 def test_an_eight_player_view_with_eight_dims() -> None:
     rec = simulate(players=8, seed=0)
     pos = knowledge.position(replay(rec), int(len(rec.events) * 0.2), PUBLIC)

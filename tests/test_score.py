@@ -83,7 +83,7 @@ def test_undo_who_has_and_claims(tmp_path: Path) -> None:
     assert scoring.who_has("2S") == "2♠ is with Anna (known to everyone)"
     assert scoring.who_has("7♠") == "7♠ is with Eli (known to everyone)"
     assert scoring.claims() == []  # split between the teams: a lockout, not a claim
-    with pytest.raises(Exception, match=r"8♠ is not in this record.s deck \(standard\)"):
+    with pytest.raises(Exception, match=r"8♠ is not in this record.s deck \(standard, line 3\)"):
         scoring.who_has("8S")
     gone = scoring.undo()
     assert gone is not None and not isinstance(gone, Comment)
@@ -270,7 +270,7 @@ def test_a_question_about_a_card_not_in_the_deck_is_answered_not_refused(tmp_pat
     with pytest.raises(StopIteration):
         run(scoring, lambda _: next(typed), said.append)
     assert said[1:] == [
-        "8♠ is not in this record's deck (standard)",
+        "8♠ is not in this record's deck (standard, line 3)",
         "'ZZ' is not a card (write e.g. 7S, 10H, QD, RJ)",
     ]
 
