@@ -43,6 +43,8 @@ def main() -> None:
             # The command is over and its outputs are written: a Ctrl-C from now on would only
             # break Python's own clean-up with a traceback.
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+            if not _flushed():
+                raise SystemExit(1) from None
         raise
     finally:
         # What the command made goes with the process. Frozen, the collections of Python's exit
@@ -63,6 +65,26 @@ def interrupted() -> int:
         # reports it as an 'exception ignored'): after Ctrl-C that is not news.
         sys.unraisablehook = _quiet
     return INTERRUPTED
+
+
+def _flushed() -> bool:
+    """Whether what the command left in stdout's buffer went out. A reader that stopped reading
+    (``| head -1``) before a short answer was flushed made Python's exit say "Exception ignored
+    ... BrokenPipeError" and exit 120; a closed pipe ends every command quietly, exit 1 (click's
+    own way, for one found while the command writes). Standard output then points nowhere, so
+    the exit's own flush finds nothing to fail on."""
+    import contextlib
+    import os
+
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        with contextlib.suppress(OSError, ValueError):  # (no file descriptor behind it, as under a test's runner)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return False
+    except (OSError, ValueError):  # (closed, or not a file: nothing more to say)
+        pass
+    return True
 
 
 def by_interrupt(exc: BaseException) -> bool:

@@ -728,14 +728,22 @@ def test_ctrl_c_stops_a_batch_at_once_and_leaves_the_previous_set(big_folder: Pa
     assert all(_gone(pid) for pid in workers), "a worker outlived the batch"
 
 
+@pytest.mark.parametrize("buffered", [True, False])
 @pytest.mark.parametrize("command", [["who-has", "2S"], ["odds"]])
-def test_a_reader_that_stops_reading_ends_the_command_quietly(command: list[str]) -> None:
+def test_a_reader_that_stops_reading_ends_the_command_quietly(command: list[str], buffered: bool) -> None:
     """``halfsuit who-has 2S game.fish | head -1``: the pipe closes before the answer is written.
     A closed pipe is not a malformed record: no message, and the exit click gives it (1), the
-    same for every command (``who-has`` once said "[Errno 32] Broken pipe" and exited 2)."""
+    same for every command (``who-has`` once said "[Errno 32] Broken pipe" and exited 2), with
+    Python's output buffered or not (buffered, a short answer waited in the buffer and Python's
+    exit said "Exception ignored ... BrokenPipeError", exit 120)."""
     record = Path(__file__).resolve().parents[1] / "sample_logs" / "probing-opening.fish"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"} | (
+        {} if buffered else {"PYTHONUNBUFFERED": "1"}
+    )
     read, write = os.pipe()
-    proc = subprocess.Popen([*HALFSUIT, *command, str(record)], stdout=write, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [*HALFSUIT, *command, str(record)], stdout=write, stderr=subprocess.PIPE, text=True, env=env
+    )
     os.close(write)
     os.close(read)  # (before the command has loaded: its first write finds no reader)
     _, stderr = proc.communicate(timeout=60)
