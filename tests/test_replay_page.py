@@ -433,6 +433,36 @@ def test_replay_page_steps_switches_views_and_explains_cards(browser: Any, shots
 
 
 @pytest.mark.browser
+def test_the_arrow_keys_step_after_a_view_is_chosen_and_answers_come_into_sight(browser: Any) -> None:
+    """Chosen from its list, the view kept the keyboard: → chose the next view, not the next
+    step. And a click's answer could be a screen or more away: the mistake's panel 1,600 px
+    above the list at 1280 px, a card's below the grid at 390."""
+    page = Page(browser, 1280)
+    page.goto(SAMPLE_PAGE.as_uri() + "#10-public")
+    page.locator("#view").focus()  # (as a click on the list leaves it)
+    page.locator("#view").select_option("Dev")
+    page.keyboard.press("ArrowRight")
+    assert page.step_and_view() == (11, "Dev")
+    page.keyboard.press("Home")
+    assert page.step_and_view() == (0, "Dev")
+
+    def in_sight(selector: str) -> bool:
+        box = page.locator(selector).bounding_box()
+        return box is not None and 0 <= box["y"] < 900
+
+    page.locator("#mistakes li button").last.scroll_into_view_if_needed()
+    page.locator("#mistakes li button").last.click()
+    assert in_sight("#mistake-panel")
+    phone = Page(browser, 390)
+    phone.goto(SAMPLE_PAGE.as_uri() + "#60-public")
+    phone.locator("#grid tbody tr[data-card]").last.scroll_into_view_if_needed()
+    phone.locator("#grid tbody tr[data-card]").last.click()
+    box = phone.locator("#card-panel").bounding_box()
+    assert box is not None and 0 <= box["y"] < 900
+    assert page.errors == [] and phone.errors == []
+
+
+@pytest.mark.browser
 def test_replay_page_jumps_to_a_mistake_in_the_players_view(browser: Any, shots: Path) -> None:
     game = game_of(SAMPLE_RECORD)
     found = mistakes(analysis_of(SAMPLE_RECORD)).mistakes

@@ -126,8 +126,15 @@
     state.mistake = k;
     state.card = null;
     go(m.at, m.view, true);
-    var item = $("mistake-panel");
-    if (item.scrollIntoView && window.innerWidth < 900) { item.scrollIntoView({ block: "start" }); }
+    showPanel($("mistake-panel"));
+  }
+
+  // The answer to a click, brought into sight where it is out of it: at any width, the panel may
+  // be a screen or more away from the mistake or the row clicked.
+  function showPanel(panel) {
+    if (!panel.scrollIntoView) { return; }
+    var box = panel.getBoundingClientRect();
+    if (box.top < 0 || box.top > window.innerHeight - 40) { panel.scrollIntoView({ block: "start" }); }
   }
 
   // ------------------------------------------------------------ drawing
@@ -268,6 +275,7 @@
         row.addEventListener("click", function () {
           state.card = state.card === c ? null : c;
           draw();
+          if (state.card !== null) { showPanel($("card-panel")); }
         });
         body.appendChild(row);
       });
@@ -587,7 +595,10 @@
       option.value = v;
       select.appendChild(option);
     });
-    select.addEventListener("change", function () { go(state.step, select.value); });
+    select.addEventListener("change", function () {
+      go(state.step, select.value);
+      select.blur(); // (kept, its focus took the arrow keys: they step through the game)
+    });
     $("first").addEventListener("click", function () { go(0, state.view); });
     $("prev").addEventListener("click", function () { go(state.step - 1, state.view); });
     $("next").addEventListener("click", function () { go(state.step + 1, state.view); });
