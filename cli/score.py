@@ -227,19 +227,29 @@ def _described(item: Event | Comment, number: int) -> str:
     return text + (f"  # {item.comment}" if item.comment else "")
 
 
-def run(scoring: Scoring, read: Callable[[str], str], say: Callable[[str], None]) -> None:
-    """The scoring loop: one line at a time until ``quit`` or end of input (EOFError)."""
+def run(
+    scoring: Scoring, read: Callable[[str], str], say: Callable[[str], None], line: Callable[[], int] | None = None
+) -> int:
+    """The scoring loop: one line at a time until ``quit`` or end of input (EOFError). Returns the
+    exit status of the worst line refused (0: none); ``line`` gives the number of the line just
+    read, for input piped in, where a refusal names it."""
     say(scoring.status())
+    worst = 0
     while True:
         try:
-            line = read(scoring.prompt()).strip()
+            text = read(scoring.prompt()).strip()
         except KeyboardInterrupt:
             continue  # Ctrl-C drops the line being typed
         except EOFError:
             break
-        word = line.split(maxsplit=1)[0].lower() if line else ""
-        rest = line[len(word) :].strip()
+        word = text.split(maxsplit=1)[0].lower() if text else ""
+        rest = text[len(word) :].strip()
+        where = f"line {line()}: " if line is not None else ""
         try:
+            if word in ALONE and rest:  # ("undo 3" undid one line, and said nothing of the 3)
+                say(f"{where}'{word}' takes nothing after it: write '{word}' alone; nothing was done")
+                worst = max(worst, 2)
+                continue
             if word in ("quit", "exit"):
                 break
             if word == "help":
@@ -261,15 +271,22 @@ def run(scoring: Scoring, read: Callable[[str], str], say: Callable[[str], None]
                 say("\n".join(found) if found else "no book is claimable as the whole table sees it")
             else:
                 number = scoring.number
-                item = scoring.enter(line)
+                item = scoring.enter(text)
                 if item is not None:
                     say(f"ok {_described(item, number)}")
                     say(scoring.status())
         except OutputError as exc:
-            say(f"not saved: {exc}; nothing was kept")
+            say(f"{where}not saved: {exc}; nothing was kept")
+            worst = max(worst, exc.exit_code)
         except HalfsuitError as exc:
             col = f" (column {exc.col})" if isinstance(exc, RecordSyntaxError) and exc.col else ""
-            say(f"refused: {exc.message}{col}; nothing was kept")
+            say(f"{where}refused: {exc.message.rstrip('.')}{col}; nothing was kept")
+            worst = max(worst, exc.exit_code)
+    return worst
+
+
+# Words of the scorer that take nothing after them.
+ALONE = ("quit", "exit", "help", "status", "undo", "claims")
 
 
 def completer(scoring: Scoring) -> Completer:
@@ -321,7 +338,14 @@ def score_cmd(path: RecordArg) -> None:
     read = _terminal() if sys.stdin.isatty() else _piped
 
     def say(text: str) -> None:
-        print(visible(text), flush=True)  # a path or a name never steers the terminal
+        # A path or a name never steers the terminal; on one, a long line breaks between words,
+        # as every command's does (the terminal broke "are n" / "ot in Anna's hand").
+        from .terminal import line_breaks, width
+
+        for line in visible(text).split("\n"):
+            spans = line_breaks(line, width()) if sys.stdout.isatty() else [(0, len(line), 0)]
+            for start, end, column in spans:
+                print(" " * column + line[start:end], flush=True)
 
     if path.exists() and path.stat().st_size > 0:
         scoring = Scoring.resume(path)
@@ -337,8 +361,10 @@ def score_cmd(path: RecordArg) -> None:
             raise  # "interrupted", exit 130, as for every command
         scoring.save()
         say(f"writing {path}; 'help' lists what you can enter")
-    run(scoring, lambda message: read(message, scoring), say)
+    worst = run(scoring, lambda message: read(message, scoring), say, None if read is not _piped else _piped.count)
     say(f"saved {path}: {plural(len(scoring.game.events), 'event')}")
+    if worst and read is _piped:  # (a script learns that some lines were refused; at the table, the scorer saw each)
+        raise typer.Exit(worst)
 
 
 Reader = Callable[[str, "Scoring | None"], str]
@@ -348,12 +374,24 @@ def _asked(label: str, default: str) -> str:
     return f"{label}{f' [{default}]' if default else ''}: "
 
 
-def _piped(message: str, scoring: Scoring | None) -> str:
-    """A line from a pipe or a file (no prompt, no completion); EOFError at the end."""
-    line = sys.stdin.readline()
-    if not line:
-        raise EOFError
-    return line
+class _Piped:
+    """Lines from a pipe or a file (no prompt, no completion), counted; EOFError at the end."""
+
+    def __init__(self) -> None:
+        self.read = 0
+
+    def __call__(self, message: str, scoring: Scoring | None) -> str:
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        self.read += 1
+        return line
+
+    def count(self) -> int:
+        return self.read
+
+
+_piped = _Piped()
 
 
 def _terminal() -> Reader:

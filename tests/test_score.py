@@ -218,12 +218,30 @@ def test_lines_piped_in_are_scored_the_same_way(tmp_path: Path) -> None:
         text=True,
         timeout=60,
     )
-    assert result.returncode == 0, result.stderr
-    assert "refused: Anna asks, but it is Dev's turn" in result.stdout
+    # A line refused names the line of the input, and a script learns of it: the worst refusal's
+    # exit status (here a rule break, 1) once the rest is saved (it was 0, the line unnamed).
+    assert result.returncode == 1, result.stderr
+    assert "line 12: refused: Anna asks, but it is Dev's turn; nothing was kept" in result.stdout
     assert "saved" in result.stdout and "Input is not a terminal" not in result.stderr
     assert "undone: 2. Dev asks Anna for 5D: no" in result.stdout
     text = "Rules: literature\nDeck: standard\nTeams: Anna Ben vs Dev Eli\n\n1. Anna asks Dev for 7S: no\n"
     assert path.read_text() == text
+
+
+def test_a_word_of_the_scorer_with_more_after_it_does_nothing(tmp_path: Path) -> None:
+    """ "undo 3" undid one line and said nothing of the 3; "status now" likewise."""
+    from cli.score import run
+
+    path = tmp_path / "game.fish"
+    path.write_text(LOCKOUT.read_text(encoding="utf-8"))
+    scoring = Scoring.resume(path)
+    said: list[str] = []
+    typed = iter(["undo 3", "status now", "undo"])
+    with pytest.raises(StopIteration):
+        run(scoring, lambda _: next(typed), said.append)
+    assert "'undo' takes nothing after it: write 'undo' alone; nothing was done" in said
+    assert "'status' takes nothing after it: write 'status' alone; nothing was done" in said
+    assert len(scoring.game.events) == 14  # (the last "undo" alone took one line back)
 
 
 def test_a_line_the_file_cannot_take_is_not_kept(tmp_path: Path) -> None:
