@@ -94,6 +94,7 @@ class GameOutcome:
     players: list[dict[str, Any]] = field(default_factory=list)
     failure: dict[str, Any] | None = None
     pages: tuple[str, ...] = ()  # the game's report and replay page, relative to the output folder
+    breaks: tuple[str, ...] = ()  # a lenient replay's rule breaks, ``FILE:LINE: event N: message [code]``
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,7 @@ class BatchResult:
     players: pl.DataFrame
     failures: pl.DataFrame
     files: tuple[Path, ...]
+    breaks: tuple[str, ...] = ()  # the rule breaks of the records read leniently, record by record
 
     @property
     def total(self) -> int:
@@ -186,6 +188,7 @@ def analyze_file(path: str, lenient: bool = False, reports: str | None = None) -
             game_row(name, game, found),
             [{"file": name, **row} for row in player_rows(game, found)],
             pages=tuple(f"{GAMES}/{name}/{page}" for page in pages),
+            breaks=tuple(game.break_lines()),
         )
     except HalfsuitError as exc:
         return GameOutcome(name, failure=failure_row(name, exc))
@@ -308,7 +311,7 @@ def run_batch(
     drawn = {chart.file for chart in charts.values()}
     names = [n for n in OUTPUT_NAMES if not n.endswith(".svg") or n in drawn]
     written = [out / n for n in names] + [out / page for o in outcomes for page in o.pages]
-    return BatchResult(games, players, failures, tuple(written))
+    return BatchResult(games, players, failures, tuple(written), tuple(line for o in outcomes for line in o.breaks))
 
 
 def _run(

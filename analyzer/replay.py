@@ -143,6 +143,11 @@ class Game:
     def step(self, at: int) -> Step:
         return self.steps[at]
 
+    def break_lines(self) -> list[str]:
+        """``FILE:LINE: event N: message [code]`` for each rule break of a lenient replay."""
+        where = self.record.path or "<record>"
+        return [f"{where}:{v.line}: event {self.numbers[v.event - 1]}: {v.message} [{v.code}]" for v in self.violations]
+
     def checked_step(self, at: int | None, last: int | None = None, option: str = "at=") -> int:
         """The step asked for, 0 to ``last`` (default: the end of the game; less for an analysis
         that stops early); refused outside, where a list index would fail or, below 0, silently

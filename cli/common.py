@@ -270,9 +270,7 @@ def load_game(path: Path, lenient: bool = False, warn: bool = True) -> Game:
 
 def break_lines(game: Game) -> list[str]:
     """``FILE:LINE: event N: message [code]`` for each rule break of a lenient replay."""
-    where = game.record.path or "<record>"
-    numbers = game.numbers
-    return [f"{where}:{v.line}: event {numbers[v.event - 1]}: {v.message} [{v.code}]" for v in game.violations]
+    return game.break_lines()
 
 
 def check_at(game: Game, at: int | None) -> int:

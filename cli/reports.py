@@ -172,7 +172,7 @@ def batch_cmd(
         )
     for written in result.files:
         out.print(plain(written))
-    for message in result.failures.get_column("message").to_list():
+    for message in [*result.breaks, *result.failures.get_column("message").to_list()]:
         sys.stderr.write(f"{visible(message)}\n")
     analyzed = result.total - result.failed
     err.print(f"{analyzed} of {result.total} records analyzed, {result.failed} failed")

@@ -311,6 +311,9 @@ def test_report_and_batch_read_leniently(slips: Path, tmp_path: Path) -> None:
     assert code == 1 and "1 failed" in err
     code, _, err = run("batch", str(folder), "--out", str(tmp_path / "b"), "--workers", "1", "--lenient")
     assert code == 0 and "1 of 1 records analyzed" in err
+    # Each break told once on stderr, as --lenient says (a batch once told none of them).
+    slipped = folder / "slips.fish"
+    assert err.count("[not-on-turn]") == 2 and f"{slipped}:14: event 4: Anna asks, but it is Dev's turn" in err
 
 
 @pytest.mark.parametrize("width", ["80", "200"])
