@@ -459,7 +459,23 @@ def test_the_arrow_keys_step_after_a_view_is_chosen_and_answers_come_into_sight(
     phone.locator("#grid tbody tr[data-card]").last.click()
     box = phone.locator("#card-panel").bounding_box()
     assert box is not None and 0 <= box["y"] < 900
+    # Scrolled sideways on a phone, the grid keeps its book names in sight, as its card names.
+    phone.evaluate("() => { document.querySelector('#grid').closest('.scroll').scrollLeft = 400; }")
+    label = phone.locator("#grid tr.book-head .label").first.bounding_box()
+    card = phone.locator("#grid tbody th.card-name").first.bounding_box()
+    assert label is not None and card is not None and label["x"] >= 0 and abs(label["x"] - card["x"]) < 20
     assert page.errors == [] and phone.errors == []
+
+
+@pytest.mark.browser
+def test_a_card_nobody_is_ruled_out_of_says_so(browser: Any) -> None:
+    """It said "Why the others cannot hold it: ..." where no other player was ruled out."""
+    page = Page(browser, 1280)
+    page.goto(SAMPLE_PAGE.as_uri() + "#0-public")
+    page.locator("#grid tbody tr[data-card]").first.click()
+    info = page.text("#card-info")
+    assert "Nobody is ruled out yet." in info and "Why the others cannot hold it" not in info
+    assert page.errors == []
 
 
 @pytest.mark.browser

@@ -248,13 +248,15 @@
       title.dataset.book = book.name;
       var cell = el("td", "book");
       cell.colSpan = NP + 1;
-      cell.appendChild(el("strong", "", book.pretty));
+      var label = el("span", "label");  // (kept in sight when the grid scrolls sideways, as the card names are)
+      label.appendChild(el("strong", "", book.pretty));
       if (done) {
-        cell.appendChild(document.createTextNode(": " + done.outcome + " claim by "));
-        cell.appendChild(who(done.claimant));
-        cell.appendChild(document.createTextNode(" at " + eventLabel(done.event) + ", "));
-        cell.appendChild(done.team ? el("span", "t" + done.team, "team " + done.team + " scores") : el("span", "", "nobody scores"));
+        label.appendChild(document.createTextNode(": " + done.outcome + " claim by "));
+        label.appendChild(who(done.claimant));
+        label.appendChild(document.createTextNode(" at " + eventLabel(done.event) + ", "));
+        label.appendChild(done.team ? el("span", "t" + done.team, "team " + done.team + " scores") : el("span", "", "nobody scores"));
       }
+      cell.appendChild(label);
       title.appendChild(cell);
       body.appendChild(title);
       if (done) { return; }
@@ -337,6 +339,8 @@
       });
       ruled.appendChild(document.createTextNode("."));
       node.appendChild(ruled);
+    } else {
+      node.appendChild(el("p", "ruled-out", "Nobody is ruled out yet."));
     }
     var texts = whyOf(state.view, state.step, c);
     if (texts) {
@@ -352,8 +356,10 @@
       }
       return;
     }
-    node.appendChild(el("p", "hint",
-      "Why the others cannot hold it: on this page at the steps of the mistakes; at any step, from the command halfsuit who-has."));
+    if (out.length) {
+      node.appendChild(el("p", "hint",
+        "Why the others cannot hold it: on this page at the steps of the mistakes; at any step, from the command halfsuit who-has."));
+    }
   }
 
   // Why the holder of a known card holds it (a text), at a step in a view: the last run of the
@@ -577,7 +583,7 @@
     document.title = "Replay: " + D.title;
     $("subtitle").textContent =
       "record " + D.record + " · " + D.rules + " rules · " + D.deck + " deck · " + D.events.length +
-      " events · final score " + D.score;
+      " events · " + (/so far$/.test(D.score) ? "score " : "final score ") + D.score;  // (an unfinished record's is so far)
     if (D.report) {
       var back = $("back");
       back.hidden = false;
