@@ -468,6 +468,19 @@ def test_the_arrow_keys_step_after_a_view_is_chosen_and_answers_come_into_sight(
 
 
 @pytest.mark.browser
+def test_an_address_the_page_cannot_follow_is_set_right(browser: Any) -> None:
+    """A name in another case is that player's view (it showed the public view, saying nothing);
+    an address the page cannot read is written back as where the page is (it stayed wrong)."""
+    page = Page(browser, 1280)
+    page.goto(SAMPLE_PAGE.as_uri() + "#5-anna")
+    assert page.step_and_view() == (5, "Anna")
+    for wrong in ("#abc", "#-3-public"):
+        page.evaluate(f"() => {{ location.hash = '{wrong}'; }}")
+        page.wait_for_function("() => location.hash === '#5-Anna'")
+    assert page.errors == []
+
+
+@pytest.mark.browser
 def test_a_card_nobody_is_ruled_out_of_says_so(browser: Any) -> None:
     """It said "Why the others cannot hold it: ..." where no other player was ruled out."""
     page = Page(browser, 1280)

@@ -103,7 +103,10 @@
 
   function go(step, view, keep) {
     step = Math.max(0, Math.min(D.last, step));
-    if (D.views.indexOf(view) < 0) { view = PUBLIC; }
+    if (D.views.indexOf(view) < 0) {  // a name typed in another case is that player's ("#5-anna")
+      var named = D.views.filter(function (v) { return v.toLowerCase() === String(view).toLowerCase(); });
+      view = named.length ? named[0] : PUBLIC;
+    }
     if (!keep) { state.mistake = null; }
     state.step = step;
     state.view = view;
@@ -114,7 +117,10 @@
 
   function fromHash() {
     var m = /^#(\d+)(?:-(.*))?$/.exec(location.hash);
-    if (!m) { return false; }
+    if (!m) {  // ("#abc", "#-3-public": the address says again where the page is)
+      if (state.step !== undefined && location.hash) { go(state.step, state.view, state.mistake !== null); }
+      return false;
+    }
     var view = PUBLIC;
     try { view = m[2] ? decodeURIComponent(m[2]) : PUBLIC; } catch (e) { view = PUBLIC; }
     go(parseInt(m[1], 10), view, state.mistake !== null);
