@@ -158,6 +158,7 @@ def play_tournament(
     game is never overwritten by accident. Results come back in the order of ``specs``.
     """
     make_folder(out)
+    _check_only_ours(out, specs)
     results: dict[str, GameResult] = {}
     todo = []
     for spec in specs:
@@ -183,6 +184,29 @@ def play_tournament(
     if todo:
         mapper(play_game, todo, done)
     return [results[s.name] for s in specs]
+
+
+def _check_only_ours(out: Path, specs: Sequence[GameSpec]) -> None:
+    """Refuse a folder holding records that are not games of this tournament: another pair of
+    bots' (resumed with other bots, its games went in beside theirs) or a club's records (the
+    tournament's games went in among them, and batch then read both as one lot)."""
+    import re
+
+    if not specs:
+        return
+    a, b = specs[0].bots
+    seatings = {f"{a}-vs-{b}", f"{b}-vs-{a}"}
+    game = re.compile(r"game-\d+-(.+)\.fish")
+
+    def ours(name: str) -> bool:
+        found = game.fullmatch(name)
+        return found is not None and found.group(1) in seatings
+
+    others = sorted(p.name for p in out.iterdir() if p.suffix.lower() in (".fish", ".json") and not ours(p.name))
+    if others:
+        raise FileExistsError(
+            f"{out / others[0]} is not a game of this tournament ({a} vs {b}): write to another folder"
+        )
 
 
 def _check_same_game(record: Record, spec: GameSpec, path: Path) -> None:

@@ -105,14 +105,17 @@ def tournament(
         except FileExistsError as exc:
             raise UsageError(str(exc)) from None
     table = standings(results)
+    alone = pair[0] == pair[1]  # (a bot against itself: each deal once, both teams its own)
     if json_out:
         standing = [s.to_dict() for s in table]
-        print_json({"bots": list(pair), "pairs": games, "games": len(results), "standings": standing})
+        print_json({"bots": list(pair), "pairs": 0 if alone else games, "games": len(results), "standings": standing})
         return
     from rich.table import Table as RichTable
     from rich.text import Text
 
     title = f"{pair[0]} vs {pair[1]}: {plural(games, 'duplicate pair')}, {plural(len(results), 'game')}"
+    if alone:  # (one game a deal, the bot on both teams: its row counts each game twice, once a team)
+        title = f"{pair[0]} against itself: {plural(len(results), 'game')}, each counted for both teams"
     rows = []
     for s in table:
         low, high = s.interval

@@ -24,6 +24,29 @@ def test_resuming_with_other_options_is_refused(tmp_path: Path) -> None:
     assert runner.invoke(app, [*args, "--resume"]).exit_code == 0
 
 
+def test_a_folder_with_other_records_is_refused(tmp_path: Path) -> None:
+    """Resumed with other bots, a tournament's games went in beside the first's; pointed at a
+    club's folder, among its records (and batch then read both as one lot). Both are refused."""
+    args = ["tournament", "--bots", "simple,random", "--games", "1", "--out", str(tmp_path)]
+    assert runner.invoke(app, args).exit_code == 0
+    other = runner.invoke(
+        app, ["tournament", "--bots", "counter,random", "--games", "1", "--out", str(tmp_path), "--resume"]
+    )
+    assert other.exit_code == 2 and "is not a game of this tournament (counter vs random)" in other.output
+    club = tmp_path / "club"
+    club.mkdir()
+    (club / "friday.fish").write_text("Rules: literature\n")
+    result = runner.invoke(app, ["tournament", "--bots", "simple,random", "--games", "1", "--out", str(club)])
+    assert result.exit_code == 2 and "friday.fish is not a game of this tournament" in result.output
+    assert sorted(p.name for p in club.iterdir()) == ["friday.fish"]
+
+
+def test_a_bot_against_itself_says_how_its_games_are_counted(tmp_path: Path) -> None:
+    args = ["tournament", "--bots", "simple,simple", "--games", "2", "--out", str(tmp_path)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0 and "simple against itself: 2 games, each counted for both teams" in result.output
+
+
 def test_bench_refuses_no_games() -> None:
     # With no game to time, the table's medians raised StatisticsError with a traceback.
     result = runner.invoke(app, ["bench", "--games", "0", "--no-cpsat"])
