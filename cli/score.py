@@ -192,9 +192,21 @@ def new_record(path: Path, ask: Callable[[str, str], str], say: Callable[[str], 
 
     lines: list[str] = []
 
+    stopping = [False]  # (a first Ctrl-C clears the answer, a second one in a row ends)
+
     def field(label: str, key: str, default: str = "", optional: bool = True) -> None:
         while True:
-            answer = ask(label, default).strip() or default
+            try:
+                answer = ask(label, default).strip() or default
+            except KeyboardInterrupt:
+                # One Ctrl-C threw away every answer given: a scorer clearing a typo in the fifth
+                # hand lost the four before. Now it clears the answer being typed.
+                if stopping[0]:
+                    raise
+                stopping[0] = True
+                say("  (the answer is cleared; Ctrl-C again, or Ctrl-D, stops without writing a record)")
+                continue
+            stopping[0] = False
             if not answer and optional:
                 return
             trial = [*lines, f"{key}: {answer}"]

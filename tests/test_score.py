@@ -308,10 +308,17 @@ def test_a_header_cut_short_writes_nothing_and_exits_2(tmp_path: Path) -> None:
     assert "no record written" in result.stdout and not path.exists()
 
 
-def test_ctrl_c_in_the_header_writes_nothing_and_says_interrupted(tmp_path: Path) -> None:
+def test_ctrl_c_in_the_header_clears_the_answer_and_twice_writes_nothing(tmp_path: Path) -> None:
+    # One Ctrl-C threw every answer away (a scorer clearing a typo in the fifth hand lost four):
+    # it now clears the answer being typed, and a second in a row stops.
     path = tmp_path / "cut.fish"
     child = spawn(path)
     child.expect("Teams")
+    child.sendline("Anna Ben Cara vs Dev Eli Fay")
+    child.expect("Rules")
+    child.sendcontrol("c")
+    child.expect("the answer is cleared")
+    child.expect("Rules")
     child.sendcontrol("c")
     child.expect("no record written")
     child.expect("interrupted")
