@@ -710,6 +710,10 @@ def _why_garbled(text: str) -> str:
     if " asks " in low:
         return "cannot read this ask: write 'ASKER asks TARGET for CARD: yes' (or ': no')"
     if " claims " in low or " declares " in low:
+        two = re.search(r"\b(?:claims|declares)\s+(\w+)\s+(\w+)\s*:", text, re.IGNORECASE)
+        if two:  # ("Eli claims low spades: ...", as said aloud)
+            one = f"{two[1]}-{two[2]}".lower()
+            return f"cannot read this claim: a book is one word ('{one}', not '{two[1]} {two[2]}')"
         return "cannot read this claim: write 'CLAIMANT claims BOOK: HOLDER CARD..., ...: correct'"
     if " passes" in low:
         return "cannot read this pass: write 'PLAYER passes to PLAYER'"

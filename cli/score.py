@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from analyzer.errors import HalfsuitError, OutputError, RecordSyntaxError, UsageError
+from analyzer.record import did_you_mean
 
 from .common import handles_errors, visible
 from .deduce import parse_card_arg
@@ -281,6 +282,9 @@ def run(
             elif word == "claims":
                 found = scoring.claims()
                 say("\n".join(found) if found else "no book is claimable as the whole table sees it")
+            elif text and " " not in text and (hint := did_you_mean(word, (*COMMANDS, "exit"))):
+                say(f"{where}refused: '{text}' is not a word the scorer knows{hint}; nothing was kept")
+                worst = max(worst, 2)
             else:
                 number = scoring.number
                 item = scoring.enter(text)

@@ -244,6 +244,23 @@ def test_a_word_of_the_scorer_with_more_after_it_does_nothing(tmp_path: Path) ->
     assert len(scoring.game.events) == 14  # (the last "undo" alone took one line back)
 
 
+def test_a_slip_of_the_scorer_is_named_with_what_was_meant(tmp_path: Path) -> None:
+    """ "quti" and a book said aloud ("low spades") were refused as lines that could not be read."""
+    from cli.score import run
+
+    path = tmp_path / "game.fish"
+    path.write_text(LOCKOUT.read_text(encoding="utf-8"))
+    scoring = Scoring.resume(path)
+    said: list[str] = []
+    typed = iter(["quti", "Eli claims low spades: Eli 3S 5S 6S 7S, Anna 2S 4S: correct"])
+    with pytest.raises(StopIteration):
+        run(scoring, lambda _: next(typed), said.append)
+    assert "refused: 'quti' is not a word the scorer knows (did you mean 'quit'?); nothing was kept" in said
+    assert (
+        "refused: cannot read this claim: a book is one word ('low-spades', not 'low spades'); nothing was kept" in said
+    )
+
+
 def test_a_line_the_file_cannot_take_is_not_kept(tmp_path: Path) -> None:
     # The session kept the event in memory when the file could not be written, while saying
     # "nothing was kept": the next event took the wrong number and the file lost the line.
