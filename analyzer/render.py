@@ -288,7 +288,8 @@ a .tag { text-decoration: none; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: .93rem; }
 th, td { padding: .28rem .6rem; border-bottom: 1px solid var(--line); text-align: left;
   vertical-align: top; white-space: nowrap; }
-thead th { white-space: normal; min-width: 3.5rem; }  /* (a wide table's headings take two lines, not the screen's width) */
+/* A wide table's headings take two lines, not the screen's width. */
+thead th { white-space: normal; min-width: 3.5rem; }
 tbody tr:nth-child(even) { background: #fafbfd; }
 tbody tr:hover { background: #f1f5f9; }
 th.r, td.r { text-align: right; }
