@@ -647,6 +647,16 @@ class _Reader:
         self.fail(n, why, "claim", col)
         return None
 
+    def _holder_not_card(self, token: str) -> bool:
+        """Whether ``token``, where a card should be, is a player's name and no card."""
+        if self.table is None or self.table.resolve(token) is None:
+            return False
+        try:
+            parse_card(token)
+        except ValueError:
+            return True
+        return False
+
     def holding(self, n: int, text: str, col: Callable[[int], int]) -> Holding | None:
         """``HOLDER CARD..., HOLDER CARD...``; ``col`` gives the column of an index in ``text``."""
         groups = []
@@ -660,6 +670,12 @@ class _Reader:
                 ok = False
                 continue
             holder = self.player(n, toks[0][0], toks[0][1])
+            named = next((t for t in toks[1:] if self._holder_not_card(t[0])), None)
+            if named is not None:  # ("Eli 3S 5S Anna 2S 4S": "'Anna' is not a card" said less)
+                why = f"'{named[0]}' is a player, not a card: a comma goes before each holder"
+                self.fail(n, why, "claim", named[1])
+                ok = False
+                continue
             cards = [self.card(n, t, c) for t, c in toks[1:]]
             if holder is None or None in cards:
                 ok = False

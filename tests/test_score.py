@@ -252,13 +252,21 @@ def test_a_slip_of_the_scorer_is_named_with_what_was_meant(tmp_path: Path) -> No
     path.write_text(LOCKOUT.read_text(encoding="utf-8"))
     scoring = Scoring.resume(path)
     said: list[str] = []
-    typed = iter(["quti", "Eli claims low spades: Eli 3S 5S 6S 7S, Anna 2S 4S: correct"])
+    typed = iter(
+        [
+            "quti",
+            "Eli claims low spades: Eli 3S 5S 6S 7S, Anna 2S 4S: correct",
+            "Eli claims low-spades: Eli 3S 5S 6S 7S Anna 2S 4S: correct",  # (a comma left out)
+        ]
+    )
     with pytest.raises(StopIteration):
         run(scoring, lambda _: next(typed), said.append)
     assert "refused: 'quti' is not a word the scorer knows (did you mean 'quit'?); nothing was kept" in said
     assert (
         "refused: cannot read this claim: a book is one word ('low-spades', not 'low spades'); nothing was kept" in said
     )
+    comma = "refused: 'Anna' is a player, not a card: a comma goes before each holder (column 40); nothing was kept"
+    assert comma in said
 
 
 def test_a_line_the_file_cannot_take_is_not_kept(tmp_path: Path) -> None:
