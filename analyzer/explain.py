@@ -214,8 +214,8 @@ class Unexplained(Exception):
 def read_facts(tracker: ViewTracker, pos: Position) -> list[Fact]:
     """Every fact of one view after ``pos.at`` events, in a fixed order."""
     record = tracker.record
-    events = tracker.game.events  # (listed once: ``record.events`` lists them again at each call)
     game = tracker.game
+    events = game.events  # (listed once: ``record.events`` lists them again at each call)
     at = pos.at
     bluffing = record.rules.bluffing
     found: list[tuple[Statement, Source]] = []
@@ -254,9 +254,9 @@ def read_facts(tracker: ViewTracker, pos: Position) -> list[Fact]:
             continue  # a card of it left play unseen (a wrong claim without its split): nothing follows for now
         ev = events[r.event - 1]
         asked = ev.card if isinstance(ev, Ask) else None
-        # Every card of the book never shown: in a player's view the requirement leaves out the
-        # player's own cards, which the ask alone does not (the hand's facts rule them out).
-        unshown = r.cards | {c for c in r.book.cards if c in in_play and not game.history[c].shown_by(at)}
+        # Every card of the book never shown (``r.cards`` and, in a player's view, the player's
+        # own, which the ask alone does not rule out: the hand's facts do).
+        unshown = [c for c in r.book.cards if c in in_play and not game.history[c].shown_by(at)]
         cards = tuple(sorted((c for c in unshown if bluffing or c != asked), key=order.__getitem__))
         found.append(
             (Statement(ONE_OF, r.player, cards=cards), src(r.event, "ask-book", asked=asked, book=r.book.name))

@@ -263,14 +263,9 @@ def load_game(path: Path, lenient: bool = False, warn: bool = True) -> Game:
     _library_loaded()
     game = replay(load_record(path), lenient=lenient)
     if warn:
-        for line in break_lines(game):
+        for line in game.break_lines():
             sys.stderr.write(f"{visible(line)}\n")
     return game
-
-
-def break_lines(game: Game) -> list[str]:
-    """``FILE:LINE: event N: message [code]`` for each rule break of a lenient replay."""
-    return game.break_lines()
 
 
 def check_at(game: Game, at: int | None) -> int:

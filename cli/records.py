@@ -20,7 +20,6 @@ from .common import (
     JsonOpt,
     LenientOpt,
     RecordArg,
-    break_lines,
     check_at,
     emit,
     handles_errors,
@@ -133,7 +132,7 @@ def validate_one(path: Path, lenient: bool, json_out: bool) -> tuple[dict[str, o
     if not json_out:
         for w in warnings:
             sys.stderr.write(visible(f"{name}:{w.line}: warning: {w.message}") + "\n")
-        for line in break_lines(game):
+        for line in game.break_lines():
             sys.stderr.write(f"{visible(line)}\n")
         if game.violations:
             n = game.trusted_until

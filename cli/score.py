@@ -377,9 +377,10 @@ def score_cmd(path: RecordArg) -> None:
             raise  # "interrupted", exit 130, as for every command
         scoring.save()
         say(f"writing {path}; 'help' lists what you can enter")
-    worst = run(scoring, lambda message: read(message, scoring), say, None if read is not _piped else _piped.count)
+    piped = read is _piped
+    worst = run(scoring, lambda message: read(message, scoring), say, (lambda: _piped.lines) if piped else None)
     say(f"saved {path}: {plural(len(scoring.game.events), 'event')}")
-    if worst and read is _piped:  # (a script learns that some lines were refused; at the table, the scorer saw each)
+    if worst and piped:  # (a script learns that some lines were refused; at the table, the scorer saw each)
         raise typer.Exit(worst)
 
 
@@ -394,17 +395,14 @@ class _Piped:
     """Lines from a pipe or a file (no prompt, no completion), counted; EOFError at the end."""
 
     def __init__(self) -> None:
-        self.read = 0
+        self.lines = 0
 
     def __call__(self, message: str, scoring: Scoring | None) -> str:
         line = sys.stdin.readline()
         if not line:
             raise EOFError
-        self.read += 1
+        self.lines += 1
         return line
-
-    def count(self) -> int:
-        return self.read
 
 
 _piped = _Piped()
